@@ -1,0 +1,94 @@
+// Byte-range access to local files and remote objects: the I/O seam of taco-cpp.
+//
+// Everything that reads a dataset (ZIP header, Parquet members through DuckDB, sample bytes)
+// goes through a RangeReader, so local files, HTTP(S), S3, GCS and Azure objects, and byte
+// ranges inside a container are all read the same way.
+//
+// Thread-safety: every RangeReader is safe for concurrent ReadAt() calls from many threads.
+#ifndef TACO_IO_H_
+#define TACO_IO_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "taco/status.h"
+
+namespace taco {
+
+class RangeReader {
+ public:
+  virtual ~RangeReader() = default;
+
+  // Total size in bytes, known from the moment the reader was opened.
+  virtual uint64_t size() const = 0;
+
+  // Reads exactly `n` bytes starting at `offset` into `out`.
+  // A range that does not lie wholly inside [0, size()) is a Corruption error naming the
+  // reader and the range; a short read from the OS or server is an IOError. Never returns
+  // OK with fewer than `n` bytes written.
+  virtual Status ReadAt(uint64_t offset, size_t n, void* out) const = 0;
+
+  // Path or URL for error messages (as given by the caller).
+  virtual const std::string& name() const = 0;
+
+  // Convenience: ReadAt into a new string.
+  Result<std::string> Read(uint64_t offset, size_t n) const;
+  // Convenience: the whole content (for small members such as COLLECTION.json).
+  Result<std::string> ReadAll() const;
+};
+
+using RangeReaderPtr = std::shared_ptr<const RangeReader>;
+
+// A local file read with pread(2). Errors name the path.
+Result<RangeReaderPtr> OpenLocalFile(const std::string& path);
+
+// Any GDAL virtual file: a `/vsi…/` path, or a URL translated by ToVsiPath().
+// Uses VSIFOpenL/VSIFSeekL/VSIFReadL with one handle per concurrent reader.
+Result<RangeReaderPtr> OpenVsiFile(const std::string& path_or_url);
+
+// Local path → OpenLocalFile; URL or /vsi… path → OpenVsiFile.
+Result<RangeReaderPtr> OpenRangeReader(const std::string& path_or_url);
+
+// The bytes [offset, offset+length) of `base`, as a reader of its own (offsets relative to
+// `offset`). Fails if the range is not inside `base`. `name` defaults to
+// "/vsisubfile/<offset>_<length>,<base name>".
+Result<RangeReaderPtr> SubRange(RangeReaderPtr base, uint64_t offset, uint64_t length,
+                                std::string name = "");
+
+// The bytes of `data` (for tests and for Parquet built in memory).
+RangeReaderPtr MemoryReader(std::string data, std::string name = "<memory>");
+
+// Counts the ReadAt() calls and bytes that pass through to `base`.
+class CountingReader final : public RangeReader {
+ public:
+  explicit CountingReader(RangeReaderPtr base) : base_(std::move(base)) {}
+  uint64_t size() const override { return base_->size(); }
+  Status ReadAt(uint64_t offset, size_t n, void* out) const override;
+  const std::string& name() const override { return base_->name(); }
+
+  uint64_t requests() const { return requests_.load(); }
+  uint64_t bytes() const { return bytes_.load(); }
+  void Reset() { requests_ = 0; bytes_ = 0; }
+
+ private:
+  RangeReaderPtr base_;
+  mutable std::atomic<uint64_t> requests_{0};
+  mutable std::atomic<uint64_t> bytes_{0};
+};
+
+// True for http(s)://, s3://, gs://, az://, azure://, oss://, swift:// URLs and /vsi… paths.
+bool IsRemotePath(std::string_view path);
+
+// FORMAT §6.2: `http(s)://x` → `/vsicurl/http(s)://x`, `s3://` → `/vsis3/`, `gs://` →
+// `/vsigs/`, `az://`/`azure://` → `/vsiaz/`, `oss://` → `/vsioss/`, `swift://` →
+// `/vsiswift/`; `/vsi…` paths unchanged; a local path becomes absolute and normalised
+// (symlinks resolved when it exists), without a trailing slash.
+std::string ToVsiPath(std::string_view path);
+
+}  // namespace taco
+
+#endif  // TACO_IO_H_

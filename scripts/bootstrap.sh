@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs everything taco-cpp needs to build and test, and nothing else.
+#
+#  * Debian packages (DESIGN.md §2), installed with apt-get only when one is missing.
+#  * DuckDB 1.4.4 (library + C++ headers) from the npm registry, pinned by exact version and
+#    verified against the registry's sha512 integrity, unpacked into third_party/duckdb/.
+#    Set DUCKDB_ROOT=/path (with lib/libduckdb.so and include/duckdb.hpp) to use your own.
+#
+# Idempotent: a second run checks and returns in well under a second.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+registry="${NPM_REGISTRY:-https://registry.npmjs.org}"
+
+apt_packages=(
+  cmake ninja-build g++ pkg-config
+  libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  unzip zip curl ca-certificates python3-gdal python3-numpy nginx-light
+)
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing Debian packages: ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ -n "${DUCKDB_ROOT:-}" ]; then
+  if [ ! -f "$DUCKDB_ROOT/include/duckdb.hpp" ] || [ ! -f "$DUCKDB_ROOT/lib/libduckdb.so" ]; then
+    echo "bootstrap: DUCKDB_ROOT=$DUCKDB_ROOT lacks include/duckdb.hpp or lib/libduckdb.so" >&2
+    exit 2
+  fi
+  exit 0
+fi
+
+dest="$here/third_party/duckdb"
+stamp="$dest/.version"
+want="1.4.4 node-bindings-linux-x64@1.4.4-r.4 duckdb@1.4.4"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$dest/lib/libduckdb.so" ]; then
+  exit 0
+fi
+
+# fetch NAME URL INTEGRITY OUT: downloads a tarball and checks its npm sha512 integrity.
+fetch() {
+  local url="$1" integrity="$2" out="$3"
+  curl -sSfL --retry 3 -o "$out" "$url"
+  local got="sha512-$(openssl dgst -sha512 -binary "$out" | base64 -w0)"
+  if [ "$got" != "$integrity" ]; then
+    echo "bootstrap: integrity mismatch for $url" >&2
+    echo "  expected $integrity" >&2
+    echo "  got      $got" >&2
+    exit 1
+  fi
+}
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+echo "bootstrap: fetching DuckDB 1.4.4 from $registry"
+fetch "$registry/@duckdb/node-bindings-linux-x64/-/node-bindings-linux-x64-1.4.4-r.4.tgz" \
+  "sha512-jBTL/WvfwxLToFa/pVHfT6elMtltJGnc3wSuxZD9OfMltit9YUdVFS37vBFQzXMT1Z8OWjtSjMh+zPKxOwHLHA==" \
+  "$tmp/lib.tgz"
+fetch "$registry/duckdb/-/duckdb-1.4.4.tgz" \
+  "sha512-hEJJ5hyVF0VLj3dmOLpsWrQR0b3d4Ykqtygm6iUXjHJDDnSqg/USKxcb5qvNrOhFYPgktayU6dXCtgPqcmmpog==" \
+  "$tmp/src.tgz"
+mkdir -p "$tmp/lib" "$tmp/src"
+tar -xzf "$tmp/lib.tgz" -C "$tmp/lib"
+tar -xzf "$tmp/src.tgz" -C "$tmp/src" package/src/duckdb/src/include
+
+rm -rf "$dest.new"
+mkdir -p "$dest.new/lib"
+cp "$tmp/lib/package/libduckdb.so" "$dest.new/lib/"
+cp -r "$tmp/src/package/src/duckdb/src/include" "$dest.new/include"
+echo "$want" > "$dest.new/.version"
+rm -rf "$dest"
+mv "$dest.new" "$dest"
+echo "bootstrap: DuckDB installed in $dest"
