@@ -1,13 +1,39 @@
-// The `taco` command line: one file per subcommand, public API only.
+// The `taco` command line (DESIGN §4). One file per subcommand (cmd_*.cc); public API only.
 #include <iostream>
 
+#include "cli_common.h"
 #include "taco/version.h"
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "--version") {
+  using namespace taco::cli;
+  Context ctx;
+  CLI::App app{"taco: build, check, query and stream TACO datasets (AI-ready Earth Observation data).\n"
+               "Every command takes a dataset path or URL: .tacozip/.zip, a FOLDER dataset, .tacocat."};
+  app.name("taco");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("taco ") + taco::kLibraryVersion);
+  app.add_flag("-v,--verbose", ctx.global.verbose, "Say more about what is done");
+  app.add_flag("--debug", ctx.global.debug, "Print debugging details");
+  app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
+  app.fallthrough();
+
+  AddInfoCommand(app, ctx);
+  AddDemoCommand(app, ctx);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
     std::cout << "taco " << taco::kLibraryVersion << "\n";
-    return 0;
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "taco: " << e.what() << " (see 'taco --help')\n";
+    return kExitBadInput;
   }
-  std::cerr << "taco: usage: taco <command> ...\n";
-  return 2;
+  return ctx.exit_code;
 }

@@ -89,6 +89,15 @@ class Value {
   Storage v_;
 };
 
+// One named, typed value with its description: an extension field of one sample, or one
+// cell of a row. `description` feeds `taco:field_schema` (empty when unknown).
+struct Field {
+  std::string name;
+  DataType type;
+  Value value;
+  std::string description;
+};
+
 struct Column {
   std::string name;
   DataType type;

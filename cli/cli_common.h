@@ -1,0 +1,48 @@
+// Shared pieces of the `taco` command line: global options, error reporting, output.
+//
+// Exit codes (DESIGN §4): 0 success, 1 a check failed (validate), 2 bad usage or input.
+// Errors go to stderr as one line "taco: <what failed>: <why>".
+#ifndef TACO_CLI_CLI_COMMON_H_
+#define TACO_CLI_CLI_COMMON_H_
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "taco/status.h"
+
+namespace taco::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitCheckFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct GlobalOptions {
+  bool verbose = false;  // -v / --verbose
+  bool debug = false;    // --debug
+  bool quiet = false;    // -q / --quiet
+};
+
+// The running command: its exit code is set by the subcommand callback.
+struct Context {
+  GlobalOptions global;
+  int exit_code = kExitOk;
+};
+
+// Prints "taco: <message>" to stderr and returns kExitBadInput.
+int ReportError(const Status& status);
+// Prints `j` pretty (indent 2) to stdout followed by a newline.
+void PrintJson(const nlohmann::ordered_json& j);
+// Progress/diagnostic line on stderr unless --quiet.
+void Note(const Context& ctx, const std::string& line);
+
+// Each subcommand registers itself; defined in cmd_<name>.cc.
+void AddInfoCommand(CLI::App& app, Context& ctx);
+void AddDemoCommand(CLI::App& app, Context& ctx);
+
+}  // namespace taco::cli
+
+#endif  // TACO_CLI_CLI_COMMON_H_

@@ -1,0 +1,138 @@
+// `taco info PATH [--json]`: format, collection fields, header entries (ZIP), levels with
+// row counts and column types, and the pit schema.
+#include <iostream>
+#include <sstream>
+
+#include "cli_common.h"
+#include "taco/dataset.h"
+
+namespace taco::cli {
+namespace {
+
+struct InfoArgs {
+  std::string path;
+  bool json = false;
+};
+
+std::string JoinStrings(const nlohmann::ordered_json& list) {
+  if (!list.is_array()) return list.is_null() ? "-" : list.dump();
+  std::string out;
+  for (const auto& item : list) {
+    if (!out.empty()) out += ", ";
+    out += item.is_string() ? item.get<std::string>() : item.dump();
+  }
+  return out.empty() ? "-" : out;
+}
+
+std::string Field(const nlohmann::ordered_json& collection, const char* key) {
+  auto it = collection.find(key);
+  if (it == collection.end() || it->is_null()) return "-";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// One line per pit level: "root: 3 FOLDER", "level 1: 9 rows, pattern FILE item_0, ...".
+void PrintPit(const nlohmann::ordered_json& pit) {
+  if (!pit.is_object()) {
+    std::cout << "pit schema: -\n";
+    return;
+  }
+  std::cout << "pit schema:\n";
+  const auto& root = pit.value("root", nlohmann::ordered_json::object());
+  std::cout << "  root: " << root.value("n", 0) << " " << root.value("type", std::string("?")) << "\n";
+  const nlohmann::ordered_json hierarchy = pit.value("hierarchy", nlohmann::ordered_json::object());
+  for (const auto& [depth, patterns] : hierarchy.items()) {
+    for (const auto& p : patterns) {
+      std::cout << "  level " << depth << ": n " << p.value("n", 0) << ", children";
+      const auto& ids = p.value("id", nlohmann::ordered_json::array());
+      const auto& types = p.value("type", nlohmann::ordered_json::array());
+      for (size_t i = 0; i < ids.size() && i < types.size(); ++i) {
+        std::cout << (i ? ", " : " ") << ids[i].get<std::string>() << " (" << types[i].get<std::string>() << ")";
+      }
+      std::cout << "\n";
+    }
+  }
+}
+
+int RunInfo(const InfoArgs& args) {
+  auto opened = Dataset::Open(args.path);
+  if (!opened.ok()) return ReportError(opened.status());
+  Dataset& ds = **opened;
+  const nlohmann::ordered_json& c = ds.collection();
+
+  std::vector<LevelInfo> levels;
+  for (int i = 0; i < ds.num_levels(); ++i) {
+    auto level = ds.DescribeLevel(i);
+    if (!level.ok()) return ReportError(level.status());
+    levels.push_back(std::move(*level));
+  }
+  nlohmann::ordered_json pit = c.contains("taco:pit_schema") ? c["taco:pit_schema"] : nlohmann::ordered_json();
+
+  if (args.json) {
+    nlohmann::ordered_json j;
+    j["format"] = DatasetFormatName(ds.format());
+    j["path"] = ds.vsi_root();
+    j["id"] = c.value("id", nlohmann::ordered_json());
+    nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : c.items()) {
+      if (key != "taco:pit_schema" && key != "taco:field_schema") fields[key] = value;
+    }
+    j["collection"] = fields;
+    if (ds.format() == DatasetFormat::kZip) {
+      j["header"] = nlohmann::ordered_json::array();
+      for (const auto& h : ds.header()) j["header"].push_back({{"offset", h.offset}, {"length", h.length}});
+    }
+    j["levels"] = nlohmann::ordered_json::array();
+    for (const auto& level : levels) {
+      nlohmann::ordered_json cols = nlohmann::ordered_json::array();
+      for (const auto& col : level.columns) cols.push_back({col.name, col.type});
+      j["levels"].push_back({{"level", level.level}, {"rows", level.rows}, {"columns", cols}});
+    }
+    j["pit_schema"] = pit;
+    PrintJson(j);
+    return kExitOk;
+  }
+
+  std::cout << "format:        " << DatasetFormatName(ds.format()) << "\n"
+            << "path:          " << ds.vsi_root() << "\n"
+            << "id:            " << Field(c, "id") << "\n"
+            << "title:         " << Field(c, "title") << "\n"
+            << "version:       " << Field(c, "dataset_version") << "\n"
+            << "taco_version:  " << Field(c, "taco_version") << "\n"
+            << "description:   " << Field(c, "description") << "\n"
+            << "tasks:         " << JoinStrings(c.value("tasks", nlohmann::ordered_json())) << "\n"
+            << "licenses:      " << JoinStrings(c.value("licenses", nlohmann::ordered_json())) << "\n"
+            << "keywords:      " << JoinStrings(c.value("keywords", nlohmann::ordered_json())) << "\n";
+  if (c.contains("extent") && c["extent"].is_object()) {
+    const auto& e = c["extent"];
+    std::cout << "extent:        spatial " << e.value("spatial", nlohmann::ordered_json()).dump() << ", temporal "
+              << e.value("temporal", nlohmann::ordered_json()).dump() << "\n";
+  }
+  if (ds.format() == DatasetFormat::kZip) {
+    std::cout << "header:        " << ds.header().size() << " entries\n";
+    for (size_t i = 0; i < ds.header().size(); ++i) {
+      const bool last = i + 1 == ds.header().size();
+      std::cout << "  [" << i << "] offset " << ds.header()[i].offset << ", length " << ds.header()[i].length << "  "
+                << (last ? std::string("COLLECTION.json") : "METADATA/level" + std::to_string(i) + ".parquet")
+                << "\n";
+    }
+  }
+  for (const auto& level : levels) {
+    std::cout << "level " << level.level << ":       " << level.rows << " rows, " << level.columns.size()
+              << " columns\n";
+    for (const auto& col : level.columns) std::cout << "  " << col.name << "  " << col.type << "\n";
+  }
+  PrintPit(pit);
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddInfoCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<InfoArgs>();
+  CLI::App* cmd = app.add_subcommand("info", "Describe a dataset: format, collection, header, levels, pit schema");
+  cmd->add_option("path", args->path, "Dataset path or URL (.tacozip, FOLDER, .tacocat)")->required();
+  cmd->add_flag("--json", args->json, "Print JSON for programs");
+  cmd->callback([args, &ctx] { ctx.exit_code = RunInfo(*args); });
+}
+
+}  // namespace taco::cli

@@ -1,0 +1,103 @@
+// RangeReader helpers, the OpenRangeReader() dispatch, and the in-process readers:
+// SubRange, MemoryReader and CountingReader.
+#include <string>
+#include <utility>
+
+#include "io/range_check.h"
+#include "taco/io.h"
+
+namespace taco {
+
+Result<std::string> RangeReader::Read(uint64_t offset, size_t n) const {
+  // Check before allocating: a corrupt length must not become a huge allocation.
+  TACO_RETURN_IF_ERROR(io::CheckRange(name(), offset, n, size()));
+  std::string out(n, '\0');
+  if (n > 0) TACO_RETURN_IF_ERROR(ReadAt(offset, n, out.data()));
+  return out;
+}
+
+Result<std::string> RangeReader::ReadAll() const {
+  const uint64_t total = size();
+  if (total > static_cast<uint64_t>(std::string().max_size())) {
+    return Status::NotSupported(name() + ": too large to read into memory (" + std::to_string(total) +
+                                " bytes)");
+  }
+  return Read(0, static_cast<size_t>(total));
+}
+
+Result<RangeReaderPtr> OpenRangeReader(const std::string& path_or_url) {
+  if (IsRemotePath(path_or_url)) return OpenVsiFile(path_or_url);
+  return OpenLocalFile(path_or_url);
+}
+
+namespace {
+
+// [offset_, offset_ + size_) of base_. base_ is never itself a SubRangeReader (SubRange()
+// flattens), so a chain of sub-ranges costs a single indirection.
+class SubRangeReader final : public RangeReader {
+ public:
+  SubRangeReader(RangeReaderPtr base, uint64_t offset, uint64_t size, std::string name)
+      : base_(std::move(base)), offset_(offset), size_(size), name_(std::move(name)) {}
+
+  uint64_t size() const override { return size_; }
+  const std::string& name() const override { return name_; }
+  Status ReadAt(uint64_t offset, size_t n, void* out) const override {
+    TACO_RETURN_IF_ERROR(io::CheckRange(name_, offset, n, size_));
+    if (n == 0) return Status::OK();
+    return base_->ReadAt(offset_ + offset, n, out);
+  }
+
+  const RangeReaderPtr& base() const { return base_; }
+  uint64_t offset() const { return offset_; }
+
+ private:
+  RangeReaderPtr base_;
+  uint64_t offset_;
+  uint64_t size_;
+  std::string name_;
+};
+
+class StringReader final : public RangeReader {
+ public:
+  StringReader(std::string data, std::string name) : data_(std::move(data)), name_(std::move(name)) {}
+
+  uint64_t size() const override { return data_.size(); }
+  const std::string& name() const override { return name_; }
+  Status ReadAt(uint64_t offset, size_t n, void* out) const override {
+    TACO_RETURN_IF_ERROR(io::CheckRange(name_, offset, n, data_.size()));
+    if (n > 0) data_.copy(static_cast<char*>(out), n, static_cast<size_t>(offset));
+    return Status::OK();
+  }
+
+ private:
+  std::string data_;
+  std::string name_;
+};
+
+}  // namespace
+
+Result<RangeReaderPtr> SubRange(RangeReaderPtr base, uint64_t offset, uint64_t length, std::string name) {
+  if (base == nullptr) return Status::InvalidArgument("SubRange: null base reader");
+  TACO_RETURN_IF_ERROR(io::CheckRange(base->name(), offset, length, base->size(), "sub-range"));
+  if (const auto* inner = dynamic_cast<const SubRangeReader*>(base.get())) {
+    offset += inner->offset();  // cannot overflow: inside inner, which is inside its base
+    RangeReaderPtr root = inner->base();
+    base = std::move(root);
+  }
+  if (name.empty()) {
+    name = "/vsisubfile/" + std::to_string(offset) + "_" + std::to_string(length) + "," + base->name();
+  }
+  return RangeReaderPtr(std::make_shared<SubRangeReader>(std::move(base), offset, length, std::move(name)));
+}
+
+RangeReaderPtr MemoryReader(std::string data, std::string name) {
+  return std::make_shared<StringReader>(std::move(data), std::move(name));
+}
+
+Status CountingReader::ReadAt(uint64_t offset, size_t n, void* out) const {
+  requests_.fetch_add(1, std::memory_order_relaxed);
+  bytes_.fetch_add(n, std::memory_order_relaxed);
+  return base_->ReadAt(offset, n, out);
+}
+
+}  // namespace taco

@@ -1,0 +1,60 @@
+// DetectFormat (FORMAT §5.4), shared by Dataset::Open and the CLI.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "taco/dataset.h"
+#include "taco/io.h"
+
+namespace taco {
+namespace {
+
+bool EndsWithNoCase(std::string_view s, std::string_view suffix) {
+  if (s.size() < suffix.size()) return false;
+  return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<ptrdiff_t>(suffix.size()),
+                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
+std::string StripTrailingSlashes(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+bool IsRegularFile(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+std::string_view DatasetFormatName(DatasetFormat format) {
+  switch (format) {
+    case DatasetFormat::kZip: return "zip";
+    case DatasetFormat::kFolder: return "folder";
+    case DatasetFormat::kTacocat: return "tacocat";
+  }
+  return "unknown";
+}
+
+Result<DatasetFormat> DetectFormat(const std::string& path) {
+  if (path.empty()) return Status::InvalidArgument("dataset path is empty");
+  const std::string p = StripTrailingSlashes(path);
+  if (EndsWithNoCase(p, ".tacocat") || EndsWithNoCase(p, "__tacocat__")) return DatasetFormat::kTacocat;
+  if (EndsWithNoCase(p, ".tacozip") || EndsWithNoCase(p, ".zip")) return DatasetFormat::kZip;
+  if (IsRemotePath(p)) return DatasetFormat::kFolder;  // FORMAT §9.5: a remote prefix is a FOLDER
+
+  struct stat st;
+  if (::stat(p.c_str(), &st) != 0) return Status::NotFound(path + ": no such file or directory");
+  if (S_ISDIR(st.st_mode)) {
+    if (IsRegularFile(p + "/.tacocat/COLLECTION.json")) return DatasetFormat::kTacocat;
+    if (IsRegularFile(p + "/COLLECTION.json")) return DatasetFormat::kFolder;
+    return Status::InvalidArgument(path +
+                                   ": not a TACO dataset: a folder dataset needs COLLECTION.json (none found, "
+                                   "and no .tacocat/ inside)");
+  }
+  return DatasetFormat::kZip;  // any other file: let the ZIP reader say what is wrong with it
+}
+
+}  // namespace taco

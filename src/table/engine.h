@@ -1,0 +1,90 @@
+// The SQL/Parquet engine of taco-cpp: one in-process DuckDB database and one connection.
+//
+// Contract:
+//  * Thread-safety: an Engine is NOT thread-safe. Use one Engine per thread (or per dataset,
+//    guarded by the owner). Mount()/Unmount() are internally locked because DuckDB's own
+//    worker threads read mounted files concurrently; the RangeReaders must allow concurrent
+//    ReadAt() (io.h guarantees it).
+//  * Lifetime: a mounted path is valid until Unmount() or the Engine's destruction. A file
+//    handle DuckDB already holds keeps its RangeReader alive, so Unmount() during a query is
+//    safe. Mount paths are never reused within an Engine, so DuckDB can never serve cached
+//    bytes of an earlier mount.
+//  * No exception escapes: DuckDB errors become Status values whose message names the
+//    mounted file (or the SQL) followed by DuckDB's message.
+//  * No DuckDB header is included here (pimpl); only src/table/*.cc include duckdb.hpp.
+//  * DuckDB type mapping of results: VARCHAR→string, BLOB→binary, BOOLEAN→bool,
+//    TINYINT/SMALLINT/INTEGER→int32, UTINYINT/USMALLINT/UINTEGER/BIGINT/UBIGINT/HUGEINT→int64
+//    (values outside int64 are an error), FLOAT→float, DOUBLE/DECIMAL→double,
+//    TIMESTAMP (any unit), DATE (midnight) and TIMESTAMP WITH TIME ZONE (UTC instant, the
+//    zone is dropped)→timestamp[us], LIST/ARRAY→list, STRUCT→struct, SQL NULL→null,
+//    anything else (TIME, INTERVAL, UUID, ENUM, MAP, UNION, ...)→its text as string.
+#ifndef TACO_TABLE_ENGINE_H_
+#define TACO_TABLE_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "taco/io.h"
+#include "taco/status.h"
+#include "taco/value.h"
+
+namespace taco::table {
+
+struct ParquetWriteOptions {
+  int zstd_level = 3;
+  uint64_t row_group_size = 65536;
+};
+
+class Engine {
+ public:
+  static Result<std::unique_ptr<Engine>> Open();
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Makes `reader`'s bytes readable by DuckDB under the returned path
+  // ("tacofs://<n>/<file_name>"), e.g. in read_parquet('<path>'). Reads go straight to
+  // reader->ReadAt(): no temp files, no copies. `file_name` names the file in errors.
+  std::string Mount(RangeReaderPtr reader, std::string_view file_name);
+  void Unmount(const std::string& path);
+
+  // Statements without results (CREATE VIEW ..., SET ...).
+  Status Execute(const std::string& sql);
+  // All rows of a query, typed (see the mapping above).
+  Result<Table> Query(const std::string& sql);
+
+  // A temporary table `name` filled from `table` with the DuckDB Appender. kNull columns
+  // become INTEGER columns of nulls.
+  Status CreateTable(const std::string& name, const Table& table);
+
+  // Parquet bytes of `table` / of a query: ZSTD, all columns OPTIONAL, string → UTF8,
+  // binary → BYTE_ARRAY, timestamp[us] → TIMESTAMP(isAdjustedToUTC=false, MICROS),
+  // 3-level LISTs, structs as groups. Written through an in-memory file (no temp files).
+  Result<std::string> ToParquet(const Table& table, const ParquetWriteOptions& opts = {});
+  Result<std::string> QueryToParquet(const std::string& sql, const ParquetWriteOptions& opts = {});
+
+  // Convenience: a whole Parquet file from `reader` (errors name reader->name()).
+  Result<Table> ReadParquet(RangeReaderPtr reader);
+
+  // Escape hatch for other files of src/table (scalar functions, ...): a duckdb::DuckDB*
+  // and a duckdb::Connection*. Never use outside src/table.
+  void* raw_database();
+  void* raw_connection();
+
+  struct Impl;
+
+ private:
+  explicit Engine(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// SQL identifier in double quotes, inner quotes doubled: a"b → "a""b".
+std::string QuoteIdentifier(std::string_view name);
+// SQL string literal in single quotes, inner quotes doubled: it's → 'it''s'.
+std::string QuoteString(std::string_view text);
+
+}  // namespace taco::table
+
+#endif  // TACO_TABLE_ENGINE_H_
