@@ -1,8 +1,27 @@
 #include "cli_common.h"
 
+#include <algorithm>
 #include <iostream>
+#include <utility>
 
 namespace taco::cli {
+
+namespace {
+std::vector<std::pair<int, CommandAdder>>& Registry() {
+  static std::vector<std::pair<int, CommandAdder>> registry;
+  return registry;
+}
+}  // namespace
+
+CommandRegistration::CommandRegistration(int order, CommandAdder adder) { Registry().emplace_back(order, adder); }
+
+std::vector<CommandAdder> RegisteredCommands() {
+  auto entries = Registry();
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<CommandAdder> out;
+  for (const auto& e : entries) out.push_back(e.second);
+  return out;
+}
 
 int ReportError(const Status& status) {
   std::cerr << "taco: " << status.message() << "\n";

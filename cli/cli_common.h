@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -39,9 +40,15 @@ void PrintJson(const nlohmann::ordered_json& j);
 // Progress/diagnostic line on stderr unless --quiet.
 void Note(const Context& ctx, const std::string& line);
 
-// Each subcommand registers itself; defined in cmd_<name>.cc.
-void AddInfoCommand(CLI::App& app, Context& ctx);
-void AddDemoCommand(CLI::App& app, Context& ctx);
+// Each subcommand file (cmd_<name>.cc) registers itself with a static
+//   static const CommandRegistration kRegistered(<order>, &Add<Name>Command);
+// main() adds the commands to the app in `order` (the order of `taco --help`).
+using CommandAdder = void (*)(CLI::App& app, Context& ctx);
+struct CommandRegistration {
+  CommandRegistration(int order, CommandAdder adder);
+};
+// The registered adders, sorted by order.
+std::vector<CommandAdder> RegisteredCommands();
 
 }  // namespace taco::cli
 

@@ -7,6 +7,7 @@
 
 namespace taco::cli {
 
+namespace {
 void AddDemoCommand(CLI::App& app, Context& ctx) {
   auto dir = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("demo", "Walk through TACO on a small example dataset");
@@ -16,5 +17,7 @@ void AddDemoCommand(CLI::App& app, Context& ctx) {
     ctx.exit_code = kExitOk;
   });
 }
+const CommandRegistration kRegistered(10, &AddDemoCommand);
+}  // namespace
 
 }  // namespace taco::cli

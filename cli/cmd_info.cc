@@ -127,6 +127,7 @@ int RunInfo(const InfoArgs& args) {
 
 }  // namespace
 
+namespace {
 void AddInfoCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<InfoArgs>();
   CLI::App* cmd = app.add_subcommand("info", "Describe a dataset: format, collection, header, levels, pit schema");
@@ -134,5 +135,7 @@ void AddInfoCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", args->json, "Print JSON for programs");
   cmd->callback([args, &ctx] { ctx.exit_code = RunInfo(*args); });
 }
+const CommandRegistration kRegistered(30, &AddInfoCommand);
+}  // namespace
 
 }  // namespace taco::cli

@@ -17,8 +17,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
   app.fallthrough();
 
-  AddInfoCommand(app, ctx);
-  AddDemoCommand(app, ctx);
+  for (CommandAdder add : RegisteredCommands()) add(app, ctx);
 
   try {
     app.parse(argc, argv);
