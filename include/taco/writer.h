@@ -1,0 +1,55 @@
+// Writing TACO datasets: create() to a TACO ZIP or a FOLDER (spec §7.1, FORMAT §1–§4, §7.5).
+//
+// Contract:
+//  * Outputs are atomic: everything is written under a temporary sibling name and renamed
+//    into place at the end; after any failure nothing is left at the output path(s).
+//  * The output path must not exist (AlreadyExists otherwise).
+//  * ZIP members are written in the upstream order (TACO_HEADER, DATA files depth-first,
+//    every FOLDER's `__meta__` deepest first and by path, METADATA/level*.parquet,
+//    COLLECTION.json), and every `internal:offset`/`internal:size` is the data range where
+//    that member was actually written, looked up by archive path (never by position).
+//  * File data is streamed (memory does not grow with data size); metadata tables are built
+//    column-wise and turned into Parquet by DuckDB's Appender (no per-row SQL).
+#ifndef TACO_WRITER_H_
+#define TACO_WRITER_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "taco/model.h"
+#include "taco/status.h"
+
+namespace taco {
+
+enum class OutputFormat {
+  kAuto,    // ".zip"/".tacozip" suffix (any case) → kZip, else kFolder
+  kZip,
+  kFolder,
+};
+
+struct CreateOptions {
+  OutputFormat format = OutputFormat::kAuto;
+  // ZIP only: root samples are packed greedily into parts of at most this many data bytes
+  // (a single sample larger than the limit gets a part of its own). One part → the output
+  // name; more → "{stem}_part0001{suffix}", "…0002…". 0 = never split.
+  uint64_t split_size = 4ull << 30;
+  // ZIP only: one ZIP per distinct value of these level-0 extension columns (values joined
+  // by "_"), named "{stem}_{value}{suffix}" with / \ : * ? " < > | ' replaced by "_".
+  std::vector<std::string> group_by;
+  // Called as data is written: (bytes written so far, total bytes). May be empty.
+  std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+// Writes `taco` to `output` and returns the paths written (one, or the parts).
+Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output,
+                                        const CreateOptions& options = {});
+
+// "4GB", "512MB", "1.5G", "100k", "123" (bytes). Units B, K/KB, M/MB, G/GB, T/TB, powers of
+// 1024, case-insensitive, decimals allowed. InvalidArgument on anything else.
+Result<uint64_t> ParseSize(std::string_view text);
+
+}  // namespace taco
+
+#endif  // TACO_WRITER_H_

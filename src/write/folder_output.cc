@@ -1,0 +1,63 @@
+// WriteFolder: a FOLDER dataset (FORMAT §2): DATA/ tree, __meta__ per FOLDER, METADATA/,
+// COLLECTION.json. No internal:offset/size anywhere; __meta__ has no internal columns.
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <unordered_set>
+
+#include "util/file_copy.h"
+#include "write/outputs.h"
+
+namespace taco::write {
+namespace {
+
+// mkdir -p for the parents of `relative` under `root`, remembering what exists.
+Status MakeParents(const std::string& root, const std::string& relative, std::unordered_set<std::string>& made) {
+  for (size_t slash = relative.find('/'); slash != std::string::npos; slash = relative.find('/', slash + 1)) {
+    std::string dir = relative.substr(0, slash);
+    if (!made.insert(dir).second) continue;
+    std::string full = root + "/" + dir;
+    if (::mkdir(full.c_str(), 0755) != 0 && errno != EEXIST) {
+      return Status::IOError(full + ": cannot create directory: " + std::strerror(errno));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,
+                   Progress& progress) {
+  const model::LevelTables& t = prepared.tables;
+  std::unordered_set<std::string> made;
+
+  for (const auto& [path, sample] : t.files) {
+    TACO_RETURN_IF_ERROR(MakeParents(temp_dir, path, made));
+    const std::string dest = temp_dir + "/" + path;
+    if (sample->file_path().empty()) {
+      TACO_RETURN_IF_ERROR(WriteNewFile(dest, sample->bytes()));
+      progress.Add(sample->bytes().size());
+    } else {
+      TACO_ASSIGN_OR_RETURN(uint64_t copied, CopyFileTo(sample->file_path(), dest));
+      progress.Add(copied);
+    }
+  }
+
+  for (const auto& [folder, meta] : t.folder_meta) {
+    const std::string member = folder + "__meta__";
+    TACO_RETURN_IF_ERROR(MakeParents(temp_dir, member, made));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, engine.ToParquet(meta, {kMetaZstd, 65536}));
+    TACO_RETURN_IF_ERROR(WriteNewFile(temp_dir + "/" + member, parquet));
+  }
+
+  TACO_RETURN_IF_ERROR(MakeParents(temp_dir, "METADATA/x", made));
+  for (size_t level = 0; level < t.levels.size(); ++level) {
+    TACO_ASSIGN_OR_RETURN(std::string parquet, engine.ToParquet(t.levels[level], {kLevelZstd, 65536}));
+    TACO_RETURN_IF_ERROR(
+        WriteNewFile(temp_dir + "/METADATA/level" + std::to_string(level) + ".parquet", parquet));
+  }
+  return WriteNewFile(temp_dir + "/COLLECTION.json", prepared.collection_json);
+}
+
+}  // namespace taco::write

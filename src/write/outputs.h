@@ -1,0 +1,52 @@
+// The two container writers behind Create() (internal).
+//
+// Each writes one complete dataset for an already validated Taco at `temp_path` (a path the
+// caller owns through an AtomicOutput and renames into place on success).
+#ifndef TACO_WRITE_OUTPUTS_H_
+#define TACO_WRITE_OUTPUTS_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "model/metadata.h"
+#include "table/engine.h"
+#include "taco/model.h"
+#include "taco/status.h"
+
+namespace taco::write {
+
+// Counts data bytes written and reports them to the caller's progress callback.
+class Progress {
+ public:
+  Progress(uint64_t total, std::function<void(uint64_t, uint64_t)> callback)
+      : total_(total), callback_(std::move(callback)) {}
+  void Add(uint64_t bytes) {
+    done_ += bytes;
+    if (callback_) callback_(done_, total_);
+  }
+
+ private:
+  uint64_t total_;
+  uint64_t done_ = 0;
+  std::function<void(uint64_t, uint64_t)> callback_;
+};
+
+// Parquet settings (FORMAT §3.1): consolidated levels zstd 13, __meta__ the default level.
+inline constexpr int kLevelZstd = 13;
+inline constexpr int kMetaZstd = 3;
+
+// The metadata of `taco`, the COLLECTION.json text, and the tables (built once per output).
+struct PreparedTaco {
+  model::LevelTables tables;
+  std::string collection_json;  // indent 4, UTF-8 (FORMAT §4)
+};
+Result<PreparedTaco> Prepare(const Taco& taco);
+
+Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine, Progress& progress);
+Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,
+                   Progress& progress);
+
+}  // namespace taco::write
+
+#endif  // TACO_WRITE_OUTPUTS_H_
