@@ -1,0 +1,231 @@
+// ValidateCollection and KnownTasks: the collection-field rules (FORMAT §4, spec §5.5.2).
+#include <cmath>
+#include <string>
+
+#include "model/schema_util.h"
+#include "taco/model.h"
+
+namespace taco {
+namespace {
+
+using nlohmann::ordered_json;
+
+Status Bad(const std::string& what) { return Status::InvalidArgument("collection: " + what); }
+
+size_t CodePoints(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+bool IsSet(const ordered_json& obj, const char* key) { return obj.contains(key) && !obj.at(key).is_null(); }
+
+Status CheckString(const ordered_json& v, const std::string& where) {
+  if (!v.is_string()) return Bad(where + " must be a string");
+  return Status::OK();
+}
+
+Status CheckStringArray(const ordered_json& v, const std::string& where) {
+  if (!v.is_array()) return Bad(where + " must be an array of strings");
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string()) return Bad(where + "[" + std::to_string(i) + "] must be a string");
+  }
+  return Status::OK();
+}
+
+Status CheckOptionalString(const ordered_json& obj, const char* key, const std::string& where) {
+  if (!IsSet(obj, key)) return Status::OK();
+  return CheckString(obj.at(key), where + "." + key);
+}
+
+// A provider or curator: the spec form {name, organization, email, role} or the STAC form
+// {name, roles, url, links}.
+Status CheckContact(const ordered_json& v, const std::string& where) {
+  if (!v.is_object()) return Bad(where + " must be an object");
+  bool spec_form = false;
+  bool stac_form = false;
+  for (const auto& [key, value] : v.items()) {
+    if (key == "name") continue;
+    if (key == "organization" || key == "email" || key == "role") {
+      spec_form = true;
+    } else if (key == "roles" || key == "url" || key == "links") {
+      stac_form = true;
+    } else {
+      return Bad(where + ": unknown key " + model::Quote(key) +
+                 " (expected name, organization, email, role or name, roles, url, links)");
+    }
+  }
+  if (spec_form && stac_form) {
+    return Bad(where +
+               " mixes the spec form (name, organization, email, role) and the STAC form (name, roles, "
+               "url, links)");
+  }
+  TACO_RETURN_IF_ERROR(CheckOptionalString(v, "name", where));
+  if (stac_form) {
+    if (!IsSet(v, "name") || v.at("name").get_ref<const std::string&>().empty()) {
+      return Bad(where + ": a STAC provider needs a non-empty 'name'");
+    }
+    if (IsSet(v, "roles")) TACO_RETURN_IF_ERROR(CheckStringArray(v.at("roles"), where + ".roles"));
+    TACO_RETURN_IF_ERROR(CheckOptionalString(v, "url", where));
+    if (IsSet(v, "url")) {
+      const std::string& url = v.at("url").get_ref<const std::string&>();
+      if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
+        return Bad(where + ".url " + model::Quote(url) + " must start with http:// or https://");
+      }
+    }
+    if (IsSet(v, "links")) {
+      const ordered_json& links = v.at("links");
+      if (!links.is_array()) return Bad(where + ".links must be an array of objects");
+      for (size_t i = 0; i < links.size(); ++i) {
+        const std::string at = where + ".links[" + std::to_string(i) + "]";
+        if (!links[i].is_object()) return Bad(at + " must be an object of strings");
+        for (const auto& [key, value] : links[i].items()) {
+          if (!value.is_string()) return Bad(at + "." + key + " must be a string");
+        }
+      }
+    }
+    return Status::OK();
+  }
+  TACO_RETURN_IF_ERROR(CheckOptionalString(v, "organization", where));
+  TACO_RETURN_IF_ERROR(CheckOptionalString(v, "email", where));
+  TACO_RETURN_IF_ERROR(CheckOptionalString(v, "role", where));
+  auto non_empty = [&](const char* key) { return IsSet(v, key) && !v.at(key).get_ref<const std::string&>().empty(); };
+  if (!non_empty("name") && !non_empty("organization")) return Bad(where + " needs a name or an organization");
+  if (IsSet(v, "email") && v.at("email").get_ref<const std::string&>().find('@') == std::string::npos) {
+    return Bad(where + ".email " + model::Quote(v.at("email").get_ref<const std::string&>()) + " has no '@'");
+  }
+  return Status::OK();
+}
+
+Status CheckContacts(const ordered_json& v, const std::string& where) {
+  if (!v.is_array()) return Bad(where + " must be an array of objects");
+  for (size_t i = 0; i < v.size(); ++i) {
+    TACO_RETURN_IF_ERROR(CheckContact(v[i], where + "[" + std::to_string(i) + "]"));
+  }
+  return Status::OK();
+}
+
+Status CheckId(const ordered_json& v) {
+  TACO_RETURN_IF_ERROR(CheckString(v, "id"));
+  const std::string& id = v.get_ref<const std::string&>();
+  bool alnum = false;
+  bool ok = true;
+  for (char c : id) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+      alnum = true;
+    } else if (c != '_' && c != '-') {
+      ok = false;
+    }
+  }
+  if (!ok || !alnum) {
+    return Bad("id " + model::Quote(id) +
+               " must be lowercase letters, digits, '_' and '-' (with at least one letter or digit)");
+  }
+  return Status::OK();
+}
+
+Status CheckTasks(const ordered_json& v) {
+  TACO_RETURN_IF_ERROR(CheckStringArray(v, "tasks"));
+  const auto& known = KnownTasks();
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string& task = v[i].get_ref<const std::string&>();
+    bool found = false;
+    for (std::string_view k : known) found = found || k == task;
+    if (!found) {
+      std::string list;
+      for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+      return Bad("tasks[" + std::to_string(i) + "] " + model::Quote(task) + " is not a known task (" + list + ")");
+    }
+  }
+  return Status::OK();
+}
+
+Status CheckExtent(const ordered_json& v) {
+  if (!v.is_object()) return Bad("extent must be an object {\"spatial\": [...], \"temporal\": [...]}");
+  for (const auto& [key, value] : v.items()) {
+    if (key != "spatial" && key != "temporal") {
+      return Bad("extent: unknown key " + model::Quote(key) + " (expected spatial, temporal)");
+    }
+  }
+  if (!IsSet(v, "spatial")) return Bad("extent: missing 'spatial' [west, south, east, north]");
+  const ordered_json& spatial = v.at("spatial");
+  if (!spatial.is_array() || spatial.size() != 4) {
+    return Bad("extent.spatial must be an array of 4 numbers [west, south, east, north]");
+  }
+  double bbox[4];
+  for (size_t i = 0; i < 4; ++i) {
+    if (!spatial[i].is_number() || !std::isfinite(spatial[i].get<double>())) {
+      return Bad("extent.spatial[" + std::to_string(i) + "] must be a finite number");
+    }
+    bbox[i] = spatial[i].get<double>();
+  }
+  if (bbox[0] < -180 || bbox[0] > 180 || bbox[2] < -180 || bbox[2] > 180) {
+    return Bad("extent.spatial: longitudes must be within [-180, 180]");
+  }
+  if (bbox[1] < -90 || bbox[1] > 90 || bbox[3] < -90 || bbox[3] > 90) {
+    return Bad("extent.spatial: latitudes must be within [-90, 90]");
+  }
+  if (bbox[1] > bbox[3]) return Bad("extent.spatial: south is greater than north");
+  if (IsSet(v, "temporal")) {
+    const ordered_json& temporal = v.at("temporal");
+    if (!temporal.is_array() || temporal.size() != 2 || !temporal[0].is_string() || !temporal[1].is_string()) {
+      return Bad("extent.temporal must be null or an array of 2 ISO-8601 strings [start, end]");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& KnownTasks() {
+  static const std::vector<std::string_view>* const kTasks = new std::vector<std::string_view>{"regression",
+                                                                                               "classification",
+                                                                                               "scene-classification",
+                                                                                               "detection",
+                                                                                               "object-detection",
+                                                                                               "segmentation",
+                                                                                               "semantic-segmentation",
+                                                                                               "instance-segmentation",
+                                                                                               "panoptic-segmentation",
+                                                                                               "similarity-search",
+                                                                                               "generative",
+                                                                                               "image-captioning",
+                                                                                               "super-resolution",
+                                                                                               "denoising",
+                                                                                               "inpainting",
+                                                                                               "colorization",
+                                                                                               "style-transfer",
+                                                                                               "deblurring",
+                                                                                               "dehazing",
+                                                                                               "foundation-model",
+                                                                                               "other"};
+  return *kTasks;
+}
+
+Status ValidateCollection(const ordered_json& c) {
+  if (!c.is_object()) return Bad("must be a JSON object");
+  for (const char* key : {"id", "dataset_version", "description", "licenses", "providers", "tasks"}) {
+    if (!IsSet(c, key)) return Bad(std::string("missing required field '") + key + "'");
+  }
+  for (const char* key : {"taco:pit_schema", "taco:field_schema"}) {
+    if (c.contains(key)) return Bad(std::string(key) + " is generated when the dataset is written; remove it");
+  }
+  TACO_RETURN_IF_ERROR(CheckId(c.at("id")));
+  TACO_RETURN_IF_ERROR(CheckString(c.at("dataset_version"), "dataset_version"));
+  TACO_RETURN_IF_ERROR(CheckString(c.at("description"), "description"));
+  TACO_RETURN_IF_ERROR(CheckStringArray(c.at("licenses"), "licenses"));
+  TACO_RETURN_IF_ERROR(CheckContacts(c.at("providers"), "providers"));
+  TACO_RETURN_IF_ERROR(CheckTasks(c.at("tasks")));
+  if (IsSet(c, "taco_version")) TACO_RETURN_IF_ERROR(CheckString(c.at("taco_version"), "taco_version"));
+  if (IsSet(c, "title")) {
+    TACO_RETURN_IF_ERROR(CheckString(c.at("title"), "title"));
+    size_t n = CodePoints(c.at("title").get_ref<const std::string&>());
+    if (n > 250) return Bad("title has " + std::to_string(n) + " characters, at most 250 are allowed");
+  }
+  if (IsSet(c, "curators")) TACO_RETURN_IF_ERROR(CheckContacts(c.at("curators"), "curators"));
+  if (IsSet(c, "keywords")) TACO_RETURN_IF_ERROR(CheckStringArray(c.at("keywords"), "keywords"));
+  if (IsSet(c, "extent")) TACO_RETURN_IF_ERROR(CheckExtent(c.at("extent")));
+  return Status::OK();
+}
+
+}  // namespace taco

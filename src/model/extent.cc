@@ -1,0 +1,117 @@
+// ComputeExtent: the collection extent from centroid and time columns (FORMAT §4.3), with
+// an antimeridian-correct longitude interval instead of upstream's hemisphere heuristic.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "model/metadata.h"
+#include "model/wkb.h"
+
+namespace taco::model {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json GlobalSpatial() { return ordered_json::array({-180.0, -90.0, 180.0, 90.0}); }
+
+double WrapLongitude(double lon) {
+  if (lon >= -180.0 && lon <= 180.0) return lon;
+  double wrapped = std::fmod(lon + 180.0, 360.0);
+  if (wrapped < 0) wrapped += 360.0;
+  return wrapped - 180.0;
+}
+
+// [west, south, east, north] covering every point: the longitudes' smallest covering arc is
+// the circle minus the largest gap between neighbouring longitudes.
+ordered_json SpatialOf(std::vector<double>& lons, double south, double north) {
+  std::sort(lons.begin(), lons.end());
+  double west = lons.front();
+  double east = lons.back();
+  double best_gap = lons.front() + 360.0 - lons.back();  // the gap across the antimeridian
+  for (size_t i = 0; i + 1 < lons.size(); ++i) {
+    double gap = lons[i + 1] - lons[i];
+    if (gap > best_gap) {
+      best_gap = gap;
+      west = lons[i + 1];
+      east = lons[i];
+    }
+  }
+  return ordered_json::array({west, south, east, north});
+}
+
+Result<ordered_json> Spatial(const Table& table, size_t level, const std::string& name) {
+  const Column& col = table.column(name);
+  const std::string where = "level" + std::to_string(level) + ": column '" + name + "'";
+  if (col.type.id != TypeId::kBinary) {
+    return Status::Corruption(where + " has type " + col.type.ToString() + ", expected binary (WKB points)");
+  }
+  std::vector<double> lons;
+  double south = std::numeric_limits<double>::infinity();
+  double north = -south;
+  for (size_t r = 0; r < col.values.size(); ++r) {
+    const Value& v = col.values[r];
+    if (v.is_null()) continue;
+    if (!v.is<Binary>()) return Status::Corruption(where + " row " + std::to_string(r) + ": not a binary value");
+    bool empty = false;
+    Result<WkbPoint> p = ParseWkbPoint(v.get<Binary>().bytes, &empty);
+    if (!p.ok()) return Status::Corruption(where + " row " + std::to_string(r) + ": " + p.status().message());
+    if (empty || !std::isfinite(p->x) || !std::isfinite(p->y)) continue;
+    lons.push_back(WrapLongitude(p->x));
+    south = std::min(south, p->y);
+    north = std::max(north, p->y);
+  }
+  if (lons.empty()) return GlobalSpatial();
+  return SpatialOf(lons, south, north);
+}
+
+// Min/max of the first time column with a value: null when none.
+Result<ordered_json> Temporal(const Table& table, size_t level, const std::string& prefix) {
+  for (const char* suffix : {":time_middle", ":time_start", ":time_end"}) {
+    const std::string name = prefix + suffix;
+    if (table.FindColumn(name) < 0) continue;
+    const Column& col = table.column(name);
+    const std::string where = "level" + std::to_string(level) + ": column '" + name + "'";
+    if (col.type.id != TypeId::kTimestampUs && col.type.id != TypeId::kInt64 && col.type.id != TypeId::kNull) {
+      return Status::Corruption(where + " has type " + col.type.ToString() + ", expected timestamp[us]");
+    }
+    bool any = false;
+    int64_t lo = 0;
+    int64_t hi = 0;
+    for (const Value& v : col.values) {
+      int64_t micros;
+      if (v.is<TimestampUs>()) {
+        micros = v.get<TimestampUs>().micros;
+      } else if (v.is<int64_t>()) {
+        micros = v.get<int64_t>() * 1000000;  // legacy int64 columns hold seconds
+      } else {
+        continue;
+      }
+      lo = any ? std::min(lo, micros) : micros;
+      hi = any ? std::max(hi, micros) : micros;
+      any = true;
+    }
+    if (any) return ordered_json::array({FormatTimestampUs(lo) + "Z", FormatTimestampUs(hi) + "Z"});
+  }
+  return ordered_json(nullptr);
+}
+
+}  // namespace
+
+Result<ordered_json> ComputeExtent(const std::vector<Table>& levels) {
+  ordered_json extent = ordered_json::object();
+  for (size_t level = 0; level < levels.size(); ++level) {
+    const Table& table = levels[level];
+    for (const std::string prefix : {"stac", "istac"}) {
+      if (table.FindColumn(prefix + ":centroid") < 0 || table.FindColumn(prefix + ":time_start") < 0) continue;
+      TACO_ASSIGN_OR_RETURN(extent["spatial"], Spatial(table, level, prefix + ":centroid"));
+      TACO_ASSIGN_OR_RETURN(extent["temporal"], Temporal(table, level, prefix));
+      return extent;
+    }
+  }
+  extent["spatial"] = GlobalSpatial();
+  extent["temporal"] = nullptr;
+  return extent;
+}
+
+}  // namespace taco::model

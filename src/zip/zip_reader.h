@@ -1,0 +1,44 @@
+// Reading a ZIP's central directory through a RangeReader (local or remote).
+//
+// Finds the classic end-of-central-directory record in the last 64 KiB + 22 bytes (one read),
+// follows the ZIP64 locator and record when present, reads the central directory in one read
+// and decodes every header, including ZIP64 extended-information extra fields. Works for any
+// ZIP (every method), not only TACO ZIPs; multi-disk archives are rejected.
+//
+// With resolve_data_offsets, the local file headers are read too (coalesced into reads of at
+// most 1 MiB each) to get each member's data offset = lfh + 30 + name + extra; the local name
+// must match the central one and the data must end before the central directory.
+//
+// Errors: Corruption "<reader name>: <what is wrong>" for every malformed structure (no
+// EOCD, directory outside the file, truncated or inconsistent headers, ...), NotSupported
+// for multi-disk archives, and the reader's own errors.
+#ifndef TACO_ZIP_ZIP_READER_H_
+#define TACO_ZIP_ZIP_READER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "taco/io.h"
+#include "taco/status.h"
+
+namespace taco::zip {
+
+struct ZipEntry {
+  std::string name;
+  uint64_t lfh_offset = 0;
+  uint64_t data_offset = 0;  // 0 unless resolve_data_offsets
+  uint64_t compressed_size = 0;
+  uint64_t uncompressed_size = 0;
+  uint32_t crc32 = 0;
+  uint16_t method = 0;
+  uint32_t external_attr = 0;
+};
+
+// The entries in central-directory order.
+Result<std::vector<ZipEntry>> ReadCentralDirectory(const RangeReader& reader,
+                                                   bool resolve_data_offsets);
+
+}  // namespace taco::zip
+
+#endif  // TACO_ZIP_ZIP_READER_H_
