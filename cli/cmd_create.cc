@@ -1,0 +1,124 @@
+// `taco create SRC OUT`: build a dataset from a directory tree (DESIGN §4) with
+// TacoFromDirectory (taco/tree_builder.h) and write it with Create (taco/writer.h).
+// Prints the paths written, one per line; errors exit 2 and leave nothing at OUT.
+#include <sys/stat.h>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli_common.h"
+#include "progress.h"
+#include "taco/tree_builder.h"
+#include "taco/writer.h"
+
+namespace taco::cli {
+namespace {
+
+struct CreateArgs {
+  std::string src;
+  std::string out;
+  std::string collection;
+  std::string order;
+  std::vector<std::string> metadata;
+  std::vector<std::string> extensions;
+  size_t pad_to = 0;
+  bool non_strict = false;
+  std::string split_size = "4GB";
+  std::vector<std::string> group_by;
+  std::string format = "auto";
+};
+
+int RunCreate(const CreateArgs& args, const Context& ctx) {
+  struct stat st;
+  if (::lstat(args.out.c_str(), &st) == 0) {
+    return ReportError(Status::AlreadyExists(args.out + ": already exists (the output must not exist)"));
+  }
+  Result<uint64_t> split_size = ParseSize(args.split_size);
+  if (!split_size.ok()) return ReportError(split_size.status().WithPrefix("--split-size"));
+  Result<nlohmann::ordered_json> collection = LoadCollectionFile(args.collection);
+  if (!collection.ok()) return ReportError(collection.status());
+
+  DirectoryOptions options;
+  options.collection = std::move(*collection);
+  options.collection_name = args.collection;
+  options.order_file = args.order;
+  options.metadata_files = args.metadata;
+  options.extensions = args.extensions;
+  if (args.pad_to > 0) options.pad_to = args.pad_to;
+  options.strict_schema = !args.non_strict;
+  const bool show_progress = ProgressEnabled(ctx);
+  Result<Taco> taco = Status::Internal("not built");
+  {
+    ProgressBar bar("extensions", ProgressBar::Unit::kCount, show_progress && !args.extensions.empty());
+    options.progress = [&bar](size_t done, size_t total) { bar.Update(done, total); };
+    taco = TacoFromDirectory(args.src, options);
+  }
+  if (!taco.ok()) return ReportError(taco.status());
+
+  CreateOptions create;
+  create.format = args.format == "zip" ? OutputFormat::kZip
+                  : args.format == "folder" ? OutputFormat::kFolder
+                                            : OutputFormat::kAuto;
+  create.split_size = *split_size;
+  create.group_by = args.group_by;
+  Result<std::vector<std::string>> written = Status::Internal("not written");
+  {
+    ProgressBar bar("writing", ProgressBar::Unit::kBytes, show_progress);
+    create.progress = [&bar](uint64_t done, uint64_t total) { bar.Update(done, total); };
+    written = Create(*taco, args.out, create);
+  }
+  if (!written.ok()) return ReportError(written.status());
+  if (!ctx.global.quiet) {
+    for (const std::string& path : *written) std::cout << path << "\n";
+  }
+  return kExitOk;
+}
+
+void AddCreateCommand(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<CreateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "create",
+      "Build a dataset from a directory tree: a sub-directory is a FOLDER sample, a file a FILE sample, the "
+      "entry name is the sample id. Hidden entries (names starting with '.') are skipped; symlinks to files "
+      "are followed, symlinks to directories are refused. Siblings are ordered by name (byte order) unless "
+      "--order says otherwise. Prints the paths written.");
+  cmd->add_option("src", args->src, "Source directory")->required();
+  cmd->add_option("out", args->out, "Output (.tacozip/.zip → ZIP, else FOLDER); must not exist")->required();
+  cmd->add_option("--collection", args->collection,
+                  "JSON file with the collection fields (id, dataset_version, description, licenses, providers, "
+                  "tasks, ...)")
+      ->required();
+  cmd->add_option("--order", args->order,
+                  "Text file, one path relative to SRC per line: listed siblings come first in that order, the "
+                  "others follow by name");
+  cmd->add_option("--metadata", args->metadata,
+                  "Extension columns keyed by a 'path' column (path relative to SRC): CSV (types inferred: int64, "
+                  "double, bool, timestamp[us], string; empty = null), JSON Lines (.jsonl/.ndjson/.json; arrays "
+                  "become lists) or Parquet. Repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--ext", args->extensions,
+                  "Computed extensions, comma-separated: stac, istac, stats, stats-categorical (FILE samples), "
+                  "majortom (after stac/istac)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option("--pad-to", args->pad_to,
+                  "Pad every folder (and a root of FILEs) with __TACOPAD__<k> FILE samples to a multiple of N "
+                  "children")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--non-strict", args->non_strict,
+                "Align differing extension schemas (union, nulls) instead of requiring identical ones");
+  cmd->add_option("--split-size", args->split_size, "ZIP only: split into parts of at most SIZE (e.g. 4GB, 512MB)")
+      ->capture_default_str();
+  cmd->add_option("--group-by", args->group_by, "ZIP only: one ZIP per value of these level-0 columns")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option("--format", args->format, "zip, folder, or auto (from OUT's extension)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "zip", "folder"}));
+  cmd->callback([args, &ctx] { ctx.exit_code = RunCreate(*args, ctx); });
+}
+const CommandRegistration kRegistered(20, &AddCreateCommand);
+
+}  // namespace
+}  // namespace taco::cli

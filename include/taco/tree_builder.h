@@ -1,0 +1,71 @@
+// Building a Taco from a directory tree (`taco create SRC OUT`).
+//
+// Contract:
+//  * Every entry under `src` is a sample: a directory is a FOLDER (its entries are its
+//    children), a regular file a FILE; the entry's name is the sample id (ids follow
+//    ValidateSampleId). Entries whose name starts with '.' are skipped. A symlink to a file
+//    is followed (the FILE's data is the target's bytes); a symlink to a directory, a
+//    dangling symlink, a special file or an empty directory is an error naming the path.
+//  * Sibling order: by name, byte order. With `order_file` (one path relative to `src` per
+//    line; blank lines ignored, surrounding spaces trimmed) the listed siblings come first,
+//    in the listed order, and the unlisted ones follow by name. A listed path that is not a
+//    sample, or a path listed twice, is an error naming the file and line.
+//  * Extension columns come from `metadata_files` (write/metadata_files.h for formats and
+//    type inference): a row's `path` is the sample's path relative to `src`; a row whose
+//    path is no sample is an error naming the file, line and path. A column belongs to the
+//    levels where at least one of its cells is non-empty; every sample of such a level gets
+//    it (null where its row is missing or the cell empty), so strict schemas hold. Column
+//    order: first appearance over the files, in the order given.
+//  * `extensions` are computed after the metadata columns, in the order given: the names of
+//    ext::KnownExtensionNames() (stac, istac, stats, stats-categorical) are computed for
+//    every FILE sample; FOLDER samples on a level that holds FILE samples get the same
+//    columns as nulls. "majortom" (a tortilla extension) adds majortom:code to every
+//    tortilla that has a stac:centroid or istac:centroid column (an error when none has).
+//  * `pad_to`: every folder's children, and the root when it holds FILEs, are padded to a
+//    multiple of it with __TACOPAD__<k> FILE samples (FORMAT §3.5). A root of FOLDERs is not
+//    padded (FILE pads beside FOLDERs would break the rule that root samples share one type).
+//  * Errors are those of the model (Sample/Tortilla/Taco::Make), prefixed with the path
+//    they concern: "<src>/tile_a/__x: id '__x' starts with '__' ...",
+//    "<src>: PIT: level 2: folder 'tile_c/s2' has 2 children, expected 3 (as 'tile_a/s2')",
+//    "<collection_name>: collection: missing required field 'licenses'".
+//  * Nothing is written; Create() (taco/writer.h) writes the result.
+#ifndef TACO_TREE_BUILDER_H_
+#define TACO_TREE_BUILDER_H_
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "taco/model.h"
+#include "taco/status.h"
+
+namespace taco {
+
+struct DirectoryOptions {
+  nlohmann::ordered_json collection;        // the collection fields
+  std::string collection_name;              // where they came from, for messages (optional)
+  std::string order_file;                   // optional
+  std::vector<std::string> metadata_files;  // CSV (.csv), JSON Lines (.jsonl/.ndjson/.json), Parquet
+  std::vector<std::string> extensions;      // names for the extension registry, plus "majortom"
+  std::optional<size_t> pad_to;
+  bool strict_schema = true;
+  // Called while --ext extensions are computed: (FILE samples done, FILE samples total).
+  std::function<void(size_t done, size_t total)> progress;
+};
+
+Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& options);
+
+// Reads a COLLECTION-fields JSON file (a JSON object) and checks it with
+// ValidateCollection. Errors are prefixed with `path`.
+Result<nlohmann::ordered_json> LoadCollectionFile(const std::string& path);
+
+// The names `extensions` accepts.
+std::vector<std::string> DirectoryExtensionNames();
+
+}  // namespace taco
+
+#endif  // TACO_TREE_BUILDER_H_

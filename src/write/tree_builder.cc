@@ -1,0 +1,246 @@
+// TacoFromDirectory: directory tree + metadata files + computed extensions → Taco
+// (see taco/tree_builder.h).
+#include "taco/tree_builder.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "taco/extensions.h"
+#include "write/metadata_files.h"
+#include "write/tree_builder_scan.h"
+
+namespace taco {
+namespace {
+
+using write::TreeNode;
+
+constexpr std::string_view kMajorTom = "majortom";
+
+std::string Quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.push_back('\'');
+  out.append(s);
+  out.push_back('\'');
+  return out;
+}
+
+// Nodes per level (level0 first), in tree order.
+void CollectLevels(TreeNode* node, std::vector<std::vector<TreeNode*>>* levels) {
+  for (TreeNode& child : node->children) {
+    const size_t level = static_cast<size_t>(child.level);
+    if (levels->size() <= level) levels->resize(level + 1);
+    (*levels)[level].push_back(&child);
+    if (child.is_dir) CollectLevels(&child, levels);
+  }
+}
+
+// Metadata columns → fields of every node of the levels each column belongs to.
+Status ApplyMetadata(const std::string& src, const std::vector<std::string>& files,
+                     const std::unordered_map<std::string, TreeNode*>& index,
+                     const std::vector<std::vector<TreeNode*>>& levels) {
+  if (files.empty()) return Status::OK();
+  write::MetadataSet set;
+  for (const std::string& file : files) TACO_RETURN_IF_ERROR(set.AddFile(file));
+  set.Finish();
+  const size_t num_columns = set.columns().size();
+  // Per node: column → cell. Per level: which columns have a cell there.
+  std::unordered_map<const TreeNode*, std::map<size_t, const write::MetadataCell*>> cells;
+  std::vector<std::vector<bool>> used(levels.size(), std::vector<bool>(num_columns, false));
+  for (const write::MetadataRow& row : set.rows()) {
+    auto it = index.find(row.path);
+    if (it == index.end()) {
+      return Status::InvalidArgument(row.where + ": path " + Quote(row.path) + " matches no sample under " + src);
+    }
+    const TreeNode* node = it->second;
+    for (const auto& [column, cell] : row.cells) {
+      cells[node][column] = &cell;
+      used[static_cast<size_t>(node->level)][column] = true;
+    }
+  }
+  for (size_t level = 0; level < levels.size(); ++level) {
+    for (TreeNode* node : levels[level]) {
+      auto node_cells = cells.find(node);
+      for (size_t column = 0; column < num_columns; ++column) {
+        if (!used[level][column]) continue;
+        Field field{set.columns()[column], set.types()[column], Value(), ""};
+        if (node_cells != cells.end()) {
+          auto cell = node_cells->second.find(column);
+          if (cell != node_cells->second.end()) field.value = set.CellValue(column, *cell->second);
+        }
+        node->fields.push_back(std::move(field));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+// Sample-level extensions: computed for FILE nodes, nulls for FOLDER nodes on levels that
+// hold FILE nodes.
+Status ApplyExtensions(const std::vector<std::string>& names, const std::vector<std::vector<TreeNode*>>& levels,
+                       const std::function<void(size_t, size_t)>& progress) {
+  std::vector<std::string> sample_level;
+  for (const std::string& name : names) {
+    if (name != kMajorTom) sample_level.push_back(name);
+  }
+  if (sample_level.empty()) return Status::OK();
+  size_t total = 0, done = 0;
+  for (const auto& level : levels) {
+    for (const TreeNode* node : level) total += node->is_dir ? 0 : sample_level.size();
+  }
+  if (progress) progress(0, total);
+  for (const auto& level : levels) {
+    for (const std::string& name : sample_level) {
+      std::vector<Field> schema;  // of this extension on this level, from its first FILE
+      bool have_schema = false;
+      for (TreeNode* node : level) {
+        if (node->is_dir) continue;
+        Result<std::vector<Field>> fields = ext::ComputeByName(name, node->path);
+        if (!fields.ok()) return fields.status().WithPrefix(node->path + ": extension " + Quote(name));
+        if (!have_schema) {
+          schema = *fields;
+          for (Field& f : schema) f.value = Value();
+          have_schema = true;
+        }
+        for (Field& f : *fields) node->fields.push_back(std::move(f));
+        if (progress) progress(++done, total);
+      }
+      if (!have_schema) continue;
+      for (TreeNode* node : level) {
+        if (node->is_dir) node->fields.insert(node->fields.end(), schema.begin(), schema.end());
+      }
+    }
+  }
+  return Status::OK();
+}
+
+bool HasCentroid(const Tortilla& tortilla) {
+  for (const auto& [name, type] : tortilla.schema()) {
+    if (name == "stac:centroid" || name == "istac:centroid") return true;
+  }
+  return false;
+}
+
+struct BuildContext {
+  TortillaOptions tortilla_options;
+  bool majortom = false;
+  size_t majortom_applied = 0;
+};
+
+Result<Tortilla> BuildTortilla(TreeNode& dir, BuildContext& ctx);
+
+Result<Sample> BuildSample(TreeNode& node, BuildContext& ctx) {
+  if (node.is_dir) {
+    TACO_ASSIGN_OR_RETURN(Tortilla children, BuildTortilla(node, ctx));
+    Result<Sample> sample = Sample::FromTortilla(node.id, std::move(children));
+    if (!sample.ok()) return sample.status().WithPrefix(node.path);
+    Status status = sample->Extend(std::move(node.fields));
+    if (!status.ok()) return status.WithPrefix(node.path);
+    return sample;
+  }
+  Result<Sample> sample = Sample::FromFile(node.id, node.path);
+  if (!sample.ok()) return sample.status().WithPrefix(node.path);
+  Status status = sample->Extend(std::move(node.fields));
+  if (!status.ok()) return status.WithPrefix(node.path);
+  return sample;
+}
+
+Result<Tortilla> BuildTortilla(TreeNode& dir, BuildContext& ctx) {
+  std::vector<Sample> samples;
+  samples.reserve(dir.children.size());
+  for (TreeNode& child : dir.children) {
+    TACO_ASSIGN_OR_RETURN(Sample sample, BuildSample(child, ctx));
+    samples.push_back(std::move(sample));
+  }
+  TortillaOptions options = ctx.tortilla_options;
+  // Root FOLDERs are never padded: a FILE pad beside them would break the one-type rule.
+  if (dir.level < 0 && !samples.empty() && samples[0].type() == SampleType::kFolder) options.pad_to.reset();
+  Result<Tortilla> tortilla = Tortilla::Make(std::move(samples), options);
+  if (!tortilla.ok()) return tortilla.status().WithPrefix(dir.path);
+  if (ctx.majortom && HasCentroid(*tortilla)) {
+    Result<Tortilla> extended = ext::ExtendWith(*tortilla, ext::MajorTomExtension());
+    if (!extended.ok()) return extended.status().WithPrefix(dir.path + ": extension 'majortom'");
+    ++ctx.majortom_applied;
+    return extended;
+  }
+  return tortilla;
+}
+
+}  // namespace
+
+std::vector<std::string> DirectoryExtensionNames() {
+  std::vector<std::string> names = ext::KnownExtensionNames();
+  names.emplace_back(kMajorTom);
+  return names;
+}
+
+Result<nlohmann::ordered_json> LoadCollectionFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound(path + ": cannot open the collection file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::ordered_json collection;
+  try {
+    collection = nlohmann::ordered_json::parse(text.str());
+  } catch (const nlohmann::json::exception& e) {
+    return Status::InvalidArgument(path + ": bad JSON: " + e.what());
+  }
+  if (!collection.is_object()) {
+    return Status::InvalidArgument(path + ": expected a JSON object with the collection fields, got " +
+                                   std::string(collection.type_name()));
+  }
+  Status status = ValidateCollection(collection);
+  if (!status.ok()) return status.WithPrefix(path);
+  return collection;
+}
+
+Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& options) {
+  Status collection_status = ValidateCollection(options.collection);
+  if (!collection_status.ok()) {
+    return options.collection_name.empty() ? collection_status
+                                           : collection_status.WithPrefix(options.collection_name);
+  }
+  const std::vector<std::string> known = DirectoryExtensionNames();
+  bool majortom = false;
+  std::set<std::string> seen_ext;
+  for (const std::string& name : options.extensions) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      return Status::InvalidArgument("extension " + Quote(name) + " is unknown (known: " + list + ")");
+    }
+    if (!seen_ext.insert(name).second) return Status::InvalidArgument("extension " + Quote(name) + " given twice");
+    majortom = majortom || name == kMajorTom;
+  }
+  if (options.pad_to.has_value() && *options.pad_to == 0) {
+    return Status::InvalidArgument("pad_to must be at least 1");
+  }
+
+  TACO_ASSIGN_OR_RETURN(TreeNode root, write::ScanDirectory(src));
+  if (!options.order_file.empty()) TACO_RETURN_IF_ERROR(write::ApplyOrderFile(options.order_file, &root));
+  const std::unordered_map<std::string, TreeNode*> index = write::IndexNodes(&root);
+  std::vector<std::vector<TreeNode*>> levels;
+  CollectLevels(&root, &levels);
+
+  TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options.metadata_files, index, levels));
+  TACO_RETURN_IF_ERROR(ApplyExtensions(options.extensions, levels, options.progress));
+
+  BuildContext ctx;
+  ctx.tortilla_options.pad_to = options.pad_to;
+  ctx.tortilla_options.strict_schema = options.strict_schema;
+  ctx.majortom = majortom;
+  TACO_ASSIGN_OR_RETURN(Tortilla tortilla, BuildTortilla(root, ctx));
+  if (majortom && ctx.majortom_applied == 0) {
+    return Status::InvalidArgument(
+        "extension 'majortom' needs a stac:centroid or istac:centroid column (add the stac or istac extension "
+        "before it)");
+  }
+  Result<Taco> taco = Taco::Make(std::move(tortilla), options.collection);
+  if (!taco.ok()) return taco.status().WithPrefix(root.path);
+  return taco;
+}
+
+}  // namespace taco
