@@ -40,6 +40,9 @@ void PrintJson(const nlohmann::ordered_json& j);
 // Progress/diagnostic line on stderr unless --quiet.
 void Note(const Context& ctx, const std::string& line);
 
+// `taco info PATH [--json]` (cmd_info.cc); also used by `taco demo`.
+int PrintInfo(const std::string& path, bool json);
+
 // Each subcommand file (cmd_<name>.cc) registers itself with a static
 //   static const CommandRegistration kRegistered(<order>, &Add<Name>Command);
 // main() adds the commands to the app in `order` (the order of `taco --help`).

@@ -53,7 +53,10 @@ void PrintPit(const nlohmann::ordered_json& pit) {
   }
 }
 
-int RunInfo(const InfoArgs& args) {
+}  // namespace
+
+int PrintInfo(const std::string& path, bool json) {
+  InfoArgs args{path, json};
   auto opened = Dataset::Open(args.path);
   if (!opened.ok()) return ReportError(opened.status());
   Dataset& ds = **opened;
@@ -125,15 +128,13 @@ int RunInfo(const InfoArgs& args) {
   return kExitOk;
 }
 
-}  // namespace
-
 namespace {
 void AddInfoCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<InfoArgs>();
   CLI::App* cmd = app.add_subcommand("info", "Describe a dataset: format, collection, header, levels, pit schema");
   cmd->add_option("path", args->path, "Dataset path or URL (.tacozip, FOLDER, .tacocat)")->required();
   cmd->add_flag("--json", args->json, "Print JSON for programs");
-  cmd->callback([args, &ctx] { ctx.exit_code = RunInfo(*args); });
+  cmd->callback([args, &ctx] { ctx.exit_code = PrintInfo(args->path, args->json); });
 }
 const CommandRegistration kRegistered(30, &AddInfoCommand);
 }  // namespace

@@ -1,21 +1,42 @@
-// Opening a TACO dataset for reading (ZIP, FOLDER; TACOCAT later) and describing it.
+// Reading TACO datasets (ZIP, FOLDER; TACOCAT later): open, query lazily, filter, navigate.
 //
-// Dataset::Open reads only metadata: for a ZIP, the 157-byte TACO_HEADER (one read of the
-// first 256 bytes), the METADATA/level*.parquet members in place (through DuckDB, no copies),
-// and COLLECTION.json; never a DATA member. For a FOLDER, COLLECTION.json and
-// METADATA/level*.parquet.
+// Dataset::Open reads only metadata: for a ZIP, the 157-byte TACO_HEADER (one read), the
+// METADATA/level*.parquet members in place (through DuckDB, no copies) and COLLECTION.json;
+// never a DATA member. For a FOLDER, COLLECTION.json and METADATA/level*.parquet.
 //
-// Thread-safety: a Dataset is not safe for concurrent use; open one per thread.
+// A Dataset is a lazy *view* over the opened files (FORMAT §6.3):
+//  * SQL objects of the opened dataset: `levelN_table` (stored rows, padding included),
+//    `levelN` (padding hidden by a literal `__TACOPAD__` prefix test, plus the computed
+//    column `internal:gdal_vsi`, FORMAT §6.2), `data_raw` (= level0) and `data` (level0
+//    without `internal:*` columns except `internal:gdal_vsi`).
+//  * Sql(q), FilterBbox(), FilterDatetime() return a NEW Dataset whose rows are a DuckDB
+//    TEMP VIEW (unique name) over the previous one; nothing is materialized until rows are
+//    asked for (Data(), DataRaw(), RowCount(), Read()). In Sql(q), the table names `data`
+//    and `data_raw` mean the current view (without / with internal columns): they are
+//    rewritten as SQL identifiers (any case, quoted or not, after FROM/JOIN or in a FROM
+//    list), never inside strings, comments or other identifiers. `levelN` stay the stored
+//    levels.
+//  * Cascading filters (level > 0, FORMAT §6.7) keep the filtered child levels, so that
+//    Read() of a surviving FOLDER returns only its surviving children.
+//  * All views derived from one Open() share its engine and files (kept alive while any
+//    view or Frame lives).
+//
+// Thread-safety: a Dataset, the views derived from it and their Frames share one engine and
+// are not safe for concurrent use; open one dataset per thread.
 #ifndef TACO_DATASET_H_
 #define TACO_DATASET_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "taco/io.h"
 #include "taco/status.h"
 #include "taco/value.h"
 
@@ -34,6 +55,10 @@ Result<DatasetFormat> DetectFormat(const std::string& path);
 struct OpenOptions {
   // Where TACOCAT finds its ZIPs (default: the directory that holds `.tacocat`).
   std::string base_path;
+  // Instrumentation hook (tests, metrics): wraps the ZIP container reader right after it is
+  // opened; every read of the container (header, metadata, `__meta__`, sample bytes) then
+  // goes through the returned reader. Unused for FOLDER datasets.
+  std::function<RangeReaderPtr(RangeReaderPtr)> wrap_container;
 };
 
 struct ColumnInfo {
@@ -52,6 +77,58 @@ struct HeaderPair {
   uint64_t length = 0;
 };
 
+// A navigation key: a 0-based position among the rows, or a sample id (first match).
+using SampleKey = std::variant<int64_t, std::string>;
+// "3" → position 3; anything else → the id itself (for command lines).
+SampleKey ParseSampleKey(const std::string& text);
+std::vector<SampleKey> ParseSampleKeys(const std::vector<std::string>& texts);
+
+// `rows` without `internal:*` columns except `internal:gdal_vsi` (what Data() shows).
+Table HideInternalColumns(const Table& rows);
+
+class Frame;
+
+// What a key reaches (FORMAT §6.8).
+struct Node {
+  std::string id;
+  std::string type;       // "FILE" or "FOLDER" (as stored)
+  int level = 0;          // the level of the sample's row
+  std::string gdal_path;  // FILE: the sample's bytes; FOLDER: its `__meta__` (GDAL path)
+  Table row;              // the sample's own row (one row, all columns)
+  std::shared_ptr<const Frame> children;  // FOLDER only: the rows one level deeper
+
+  bool is_file() const { return type == "FILE"; }
+};
+
+// Rows one level below a FOLDER sample, read from its `__meta__` (ZIP: one byte-range read;
+// FOLDER: the `DATA/<path>/__meta__` file). When a cascading filter covers this level, only
+// surviving children are kept (and `internal:current_id`/`internal:parent_id` come from the
+// filtered level). Each row has `internal:gdal_vsi`: ZIP `/vsisubfile/<offset>_<size>,<root>`
+// from the `__meta__` offsets (never the consolidated levels'), FOLDER `<folder>/<id>` for a
+// FILE and `<folder>/<id>/__meta__` for a FOLDER. Padding rows are kept, as stored (positions
+// follow the pit schema).
+class Frame {
+ public:
+  struct Context;
+  Frame(std::shared_ptr<Context> context, int level, Table rows);
+  ~Frame();
+
+  int level() const { return level_; }
+  size_t num_rows() const { return rows_.num_rows(); }
+  // All columns, including `internal:*`.
+  const Table& rows() const { return rows_; }
+  // Without `internal:*` columns except `internal:gdal_vsi`.
+  Table Data() const;
+  Result<Node> Read(const SampleKey& key) const;
+  // The bytes of a FILE child.
+  Result<std::string> ReadBytes(const SampleKey& key) const;
+
+ private:
+  std::shared_ptr<Context> context_;
+  int level_;
+  Table rows_;
+};
+
 class Dataset {
  public:
   static Result<std::unique_ptr<Dataset>> Open(const std::string& path, const OpenOptions& options = {});
@@ -63,7 +140,8 @@ class Dataset {
   // The path as given, and its GDAL form (FORMAT §6.2: absolute local path or /vsi… path).
   const std::string& path() const;
   const std::string& vsi_root() const;
-  // COLLECTION.json as stored.
+  // COLLECTION.json as stored; for a derived view, `taco:pit_schema.root.n` is this view's
+  // row count (counted on first use; -1 if counting failed).
   const nlohmann::ordered_json& collection() const;
   // ZIP only: the TACO_HEADER pairs in header order (empty for other formats).
   const std::vector<HeaderPair>& header() const;
@@ -71,14 +149,54 @@ class Dataset {
   int num_levels() const;
   // Row count and columns of a stored level (padding rows included, as stored).
   Result<LevelInfo> DescribeLevel(int level);
-  // Runs SQL over the stored levels, visible as tables `level0_table`, `level1_table`, ….
+  // Runs SQL as is over every object of the opened dataset (`levelN_table`, `levelN`,
+  // `data`, `data_raw`, and the views of derived datasets).
   Result<Table> QueryRaw(const std::string& sql);
 
-  struct Impl;
+  // ---- lazy views ----------------------------------------------------------------------
+  // The DuckDB view holding this dataset's rows (all columns).
+  const std::string& view_name() const;
+  // A new view: `query` with `data`/`data_raw` standing for this view (see above).
+  Result<std::unique_ptr<Dataset>> Sql(const std::string& query) const;
+  // FORMAT §6.5: rows whose WKB geometry meets the closed box (exact test). geometry_col
+  // "auto" = first of istac:geometry, stac:centroid, istac:centroid present at `level`.
+  // level > 0 cascades to level 0 (FORMAT §6.7).
+  Result<std::unique_ptr<Dataset>> FilterBbox(double min_x, double min_y, double max_x, double max_y,
+                                              const std::string& geometry_col = "auto", int level = 0) const;
+  // FORMAT §6.6: "A/B" or "A" (ISO-8601; naive = UTC), compared as UTC calendar dates,
+  // inclusive. time_col "auto" = istac:time_start, then stac:time_start.
+  Result<std::unique_ptr<Dataset>> FilterDatetime(const std::string& range, const std::string& time_col = "auto",
+                                                  int level = 0) const;
+  // The rows without `internal:*` columns except `internal:gdal_vsi` (FORMAT §6.4).
+  Result<Table> Data() const;
+  // The rows with every column.
+  Result<Table> DataRaw() const;
+  Result<int64_t> RowCount() const;
+  // Column names of this view.
+  Result<std::vector<std::string>> Columns() const;
+
+  // ---- navigation (FORMAT §6.8) ----------------------------------------------------------
+  Result<Node> Read(const SampleKey& key) const;
+  // Follows `keys` level by level (empty → InvalidArgument).
+  Result<Node> ReadPath(const std::vector<SampleKey>& keys) const;
+  // The bytes of a FILE sample (ZIP: one ranged read of the container; FOLDER: the file).
+  Result<std::string> ReadBytes(const Node& node) const;
+
+  struct State;
 
  private:
-  explicit Dataset(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  Dataset(std::shared_ptr<State> state, std::string view, std::string data_view,
+          std::shared_ptr<Frame::Context> context);
+  Result<std::unique_ptr<Dataset>> Derive(const std::string& select_sql,
+                                          std::shared_ptr<Frame::Context> context) const;
+  Result<std::unique_ptr<Dataset>> CascadeFilter(const std::string& what, const std::string& column,
+                                                 const std::string& predicate_template, int level) const;
+
+  std::shared_ptr<State> state_;
+  std::string view_;       // all columns
+  std::string data_view_;  // internal:* hidden
+  std::shared_ptr<Frame::Context> context_;
+  mutable std::optional<nlohmann::ordered_json> derived_collection_;
 };
 
 }  // namespace taco

@@ -1,9 +1,14 @@
-// Dataset::Open for ZIP and FOLDER datasets: metadata only, read in place.
+// Dataset::Open for ZIP and FOLDER datasets (metadata only, read in place), the accessors,
+// and the State helpers.
 #include "taco/dataset.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
 
+#include "read/dataset_state.h"
 #include "table/engine.h"
+#include "table/wkb_functions.h"
 #include "taco/io.h"
 #include "zip/taco_header.h"
 
@@ -12,28 +17,34 @@ namespace taco {
 // Limits from the spec: at most 6 levels (level0..level5).
 static constexpr int kMaxLevels = 6;
 
-struct Dataset::Impl {
-  DatasetFormat format = DatasetFormat::kZip;
-  std::string path;
-  std::string vsi_root;
-  nlohmann::ordered_json collection;
-  std::vector<HeaderPair> header;
-  RangeReaderPtr container;  // ZIP only
-  std::unique_ptr<table::Engine> engine;
-  int num_levels = 0;
+std::string Dataset::State::NewName(std::string_view prefix) {
+  char hex[16];
+  std::snprintf(hex, sizeof(hex), "%08llx", static_cast<unsigned long long>(next_name++));
+  return std::string(prefix) + "_" + hex;
+}
 
-  // Registers `reader` as level `level` (view level<N>_table).
-  Status AddLevel(int level, RangeReaderPtr reader) {
-    std::string mounted = engine->Mount(std::move(reader), "level" + std::to_string(level) + ".parquet");
-    Status st = engine->Execute("CREATE VIEW level" + std::to_string(level) + "_table AS SELECT * FROM read_parquet(" +
-                                table::QuoteString(mounted) + ")");
-    if (!st.ok()) return st;
-    num_levels = std::max(num_levels, level + 1);
-    return Status::OK();
-  }
-};
+Result<std::vector<Column>> Dataset::State::ColumnsOf(const std::string& relation) {
+  auto result = engine->Query("SELECT * FROM " + relation + " LIMIT 0");
+  if (!result.ok()) return Prefixed(result.status());
+  return std::move(result->columns);
+}
+
+Status Dataset::State::CheckLevel(int level) const {
+  if (level >= 0 && level < num_levels) return Status::OK();
+  return Status::NotFound(path + ": Level " + std::to_string(level) + " does not exist (levels 0.." +
+                          std::to_string(num_levels - 1) + ")");
+}
 
 namespace {
+
+Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
+  std::string mounted = d.engine->Mount(std::move(reader), "level" + std::to_string(level) + ".parquet");
+  Status st = d.engine->Execute("CREATE VIEW level" + std::to_string(level) + "_table AS SELECT * FROM read_parquet(" +
+                                table::QuoteString(mounted) + ")");
+  if (!st.ok()) return st;
+  d.num_levels = std::max(d.num_levels, level + 1);
+  return Status::OK();
+}
 
 Result<nlohmann::ordered_json> ParseCollection(const std::string& bytes, const std::string& where) {
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(bytes, nullptr, /*allow_exceptions=*/false);
@@ -42,9 +53,14 @@ Result<nlohmann::ordered_json> ParseCollection(const std::string& bytes, const s
   return j;
 }
 
-Status OpenZip(Dataset::Impl& d) {
+Status OpenZip(Dataset::State& d, const OpenOptions& options) {
   TACO_ASSIGN_OR_RETURN(d.container, OpenRangeReader(d.path));
-  TACO_ASSIGN_OR_RETURN(zip::TacoHeader header, zip::ReadTacoHeader(*d.container));
+  if (options.wrap_container) d.container = options.wrap_container(d.container);
+  // Exactly the header's bytes: a longer prefix would touch the first DATA member.
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(d.container->size(), zip::kTacoHeaderSize));
+  std::string prefix(n, '\0');
+  if (n > 0) TACO_RETURN_IF_ERROR(d.container->ReadAt(0, n, prefix.data()));
+  TACO_ASSIGN_OR_RETURN(zip::TacoHeader header, zip::ParseTacoHeader(prefix, d.container->size(), d.path));
   if (header.entries.empty()) {
     return Status::Corruption(d.path + ": TACO_HEADER lists no metadata (count is 0)");
   }
@@ -61,12 +77,12 @@ Status OpenZip(Dataset::Impl& d) {
     const auto& e = header.entries[i];
     std::string name = d.path + "/METADATA/level" + std::to_string(i) + ".parquet";
     TACO_ASSIGN_OR_RETURN(RangeReaderPtr member, SubRange(d.container, e.offset, e.length, name));
-    TACO_RETURN_IF_ERROR(d.AddLevel(static_cast<int>(i), std::move(member)));
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(member)));
   }
   return Status::OK();
 }
 
-Status OpenFolder(Dataset::Impl& d) {
+Status OpenFolder(Dataset::State& d) {
   const std::string root = d.vsi_root + "/";
   auto collection_reader = OpenRangeReader(root + "COLLECTION.json");
   if (!collection_reader.ok()) {
@@ -81,48 +97,69 @@ Status OpenFolder(Dataset::Impl& d) {
       if (i == 0) return Status::NotFound(d.path + ": not a TACO folder dataset: METADATA/level0.parquet is missing");
       break;
     }
-    TACO_RETURN_IF_ERROR(d.AddLevel(i, std::move(*level)));
+    TACO_RETURN_IF_ERROR(AddLevel(d, i, std::move(*level)));
   }
   return Status::OK();
 }
 
 }  // namespace
 
-Dataset::Dataset(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Dataset::Dataset(std::shared_ptr<State> state, std::string view, std::string data_view,
+                 std::shared_ptr<Frame::Context> context)
+    : state_(std::move(state)), view_(std::move(view)), data_view_(std::move(data_view)), context_(std::move(context)) {}
 Dataset::~Dataset() = default;
 
 Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const OpenOptions& options) {
-  (void)options;
   TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
-  auto impl = std::make_unique<Impl>();
-  impl->format = format;
-  impl->path = path;
-  impl->vsi_root = ToVsiPath(path);
-  TACO_ASSIGN_OR_RETURN(impl->engine, table::Engine::Open());
+  auto state = std::make_shared<State>();
+  state->format = format;
+  state->path = path;
+  state->vsi_root = ToVsiPath(path);
+  TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
+  // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
+  TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
   switch (format) {
-    case DatasetFormat::kZip: TACO_RETURN_IF_ERROR(OpenZip(*impl)); break;
-    case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*impl)); break;
+    case DatasetFormat::kZip: TACO_RETURN_IF_ERROR(OpenZip(*state, options)); break;
+    case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state)); break;
     case DatasetFormat::kTacocat:
       return Status::NotSupported(path + ": TACOCAT datasets are not supported yet");
   }
-  return std::unique_ptr<Dataset>(new Dataset(std::move(impl)));
+  TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));
+  TACO_RETURN_IF_ERROR(CreateLevelViews(*state));
+  auto context = std::make_shared<Frame::Context>();
+  context->state = state;
+  return std::unique_ptr<Dataset>(new Dataset(state, "data_raw", "data", std::move(context)));
 }
 
-DatasetFormat Dataset::format() const { return impl_->format; }
-const std::string& Dataset::path() const { return impl_->path; }
-const std::string& Dataset::vsi_root() const { return impl_->vsi_root; }
-const nlohmann::ordered_json& Dataset::collection() const { return impl_->collection; }
-const std::vector<HeaderPair>& Dataset::header() const { return impl_->header; }
-int Dataset::num_levels() const { return impl_->num_levels; }
+DatasetFormat Dataset::format() const { return state_->format; }
+const std::string& Dataset::path() const { return state_->path; }
+const std::string& Dataset::vsi_root() const { return state_->vsi_root; }
+const std::vector<HeaderPair>& Dataset::header() const { return state_->header; }
+int Dataset::num_levels() const { return state_->num_levels; }
+const std::string& Dataset::view_name() const { return view_; }
+
+const nlohmann::ordered_json& Dataset::collection() const {
+  if (view_ == "data_raw") return state_->collection;
+  if (!derived_collection_) {
+    nlohmann::ordered_json c = state_->collection;
+    auto count = RowCount();
+    if (c.contains("taco:pit_schema") && c["taco:pit_schema"].is_object() &&
+        c["taco:pit_schema"].contains("root") && c["taco:pit_schema"]["root"].is_object()) {
+      c["taco:pit_schema"]["root"]["n"] = count.ok() ? *count : -1;
+    }
+    derived_collection_ = std::move(c);
+  }
+  return *derived_collection_;
+}
 
 Result<LevelInfo> Dataset::DescribeLevel(int level) {
-  if (level < 0 || level >= impl_->num_levels) {
-    return Status::NotFound(impl_->path + ": level " + std::to_string(level) + " does not exist (levels 0.." +
-                            std::to_string(impl_->num_levels - 1) + ")");
+  if (level < 0 || level >= state_->num_levels) {
+    return Status::NotFound(state_->path + ": level " + std::to_string(level) + " does not exist (levels 0.." +
+                            std::to_string(state_->num_levels - 1) + ")");
   }
   const std::string table = "level" + std::to_string(level) + "_table";
-  TACO_ASSIGN_OR_RETURN(Table schema, impl_->engine->Query("SELECT * FROM " + table + " LIMIT 0"));
-  TACO_ASSIGN_OR_RETURN(Table count, impl_->engine->Query("SELECT count(*) FROM " + table));
+  TACO_ASSIGN_OR_RETURN(Table schema, state_->engine->Query("SELECT * FROM " + table + " LIMIT 0"));
+  TACO_ASSIGN_OR_RETURN(Table count, state_->engine->Query("SELECT count(*) FROM " + table));
   LevelInfo info;
   info.level = level;
   info.rows = static_cast<uint64_t>(count.columns.at(0).values.at(0).get<int64_t>());
@@ -130,6 +167,6 @@ Result<LevelInfo> Dataset::DescribeLevel(int level) {
   return info;
 }
 
-Result<Table> Dataset::QueryRaw(const std::string& sql) { return impl_->engine->Query(sql); }
+Result<Table> Dataset::QueryRaw(const std::string& sql) { return state_->engine->Query(sql); }
 
 }  // namespace taco

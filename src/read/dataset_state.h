@@ -1,0 +1,68 @@
+// Internal state shared by a Dataset opened with Dataset::Open, every view derived from it
+// and every Frame reached by navigation (held by shared_ptr; the last holder frees it).
+//
+// Contract: not thread-safe (one Engine). Object names created in the engine are unique
+// within a State (NewName). Helpers return Status errors prefixed with the dataset path.
+#ifndef TACO_READ_DATASET_STATE_H_
+#define TACO_READ_DATASET_STATE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "table/engine.h"
+#include "taco/dataset.h"
+#include "taco/io.h"
+
+namespace taco {
+
+inline constexpr std::string_view kPaddingPrefix = "__TACOPAD__";
+inline constexpr std::string_view kGdalVsi = "internal:gdal_vsi";
+inline constexpr std::string_view kCurrentId = "internal:current_id";
+inline constexpr std::string_view kParentId = "internal:parent_id";
+inline constexpr std::string_view kSourceFile = "internal:source_file";
+inline constexpr std::string_view kInternalPrefix = "internal:";
+
+struct Dataset::State {
+  DatasetFormat format = DatasetFormat::kZip;
+  std::string path;
+  std::string vsi_root;
+  nlohmann::ordered_json collection;
+  std::vector<HeaderPair> header;
+  RangeReaderPtr container;  // ZIP only (wrapped by OpenOptions::wrap_container)
+  std::unique_ptr<table::Engine> engine;
+  int num_levels = 0;
+  uint64_t next_name = 0;
+
+  // "<prefix>_<8 hex digits>", never returned twice.
+  std::string NewName(std::string_view prefix);
+  // Column names and types of a view or table (binds the query, reads no rows).
+  Result<std::vector<Column>> ColumnsOf(const std::string& relation);
+  // "<path>: <message>" as InvalidArgument / the status with the path prefix.
+  Status Error(const std::string& message) const { return Status::InvalidArgument(path + ": " + message); }
+  Status Prefixed(const Status& st) const { return st.WithPrefix(path); }
+  // "Level 99 does not exist (levels 0..1)" unless 0 <= level < num_levels.
+  Status CheckLevel(int level) const;
+};
+
+// Navigation context: the opened state plus the cascade-filtered child levels of a view.
+struct Frame::Context {
+  std::shared_ptr<Dataset::State> state;
+  std::map<int, std::string> filtered;  // level >= 1 → view with the surviving rows
+};
+
+// Helpers shared by views.cc, filters.cc and navigation.cc.
+bool HasColumn(const std::vector<Column>& columns, std::string_view name);
+std::string JoinColumnNames(const std::vector<Column>& columns);
+// Creates `levelN`, `data_raw` and `data` views over the `levelN_table`s (FORMAT §6.2/6.3).
+Status CreateLevelViews(Dataset::State& state);
+// SELECT list of `columns` without internal:* except internal:gdal_vsi ("*" when nothing
+// is dropped; empty when nothing is left).
+std::string DataSelectList(const std::vector<Column>& columns);
+
+}  // namespace taco
+
+#endif  // TACO_READ_DATASET_STATE_H_

@@ -1,0 +1,161 @@
+// The level views of an opened dataset (FORMAT §6.2, §6.3) and the lazy derived views:
+// Sql(), Data(), DataRaw(), RowCount().
+#include <cctype>
+#include <string>
+
+#include "read/dataset_state.h"
+#include "read/sql_rewrite.h"
+#include "table/engine.h"
+#include "taco/dataset.h"
+
+namespace taco {
+
+using table::QuoteIdentifier;
+using table::QuoteString;
+
+bool HasColumn(const std::vector<Column>& columns, std::string_view name) {
+  for (const auto& c : columns) {
+    if (c.name == name) return true;
+  }
+  return false;
+}
+
+std::string JoinColumnNames(const std::vector<Column>& columns) {
+  std::string out;
+  for (const auto& c : columns) out += (out.empty() ? "" : ", ") + c.name;
+  return out;
+}
+
+namespace {
+
+bool IsHiddenColumn(std::string_view name) {
+  return name.substr(0, kInternalPrefix.size()) == kInternalPrefix && name != kGdalVsi;
+}
+
+// The `internal:gdal_vsi` expression of level `level` (FORMAT §6.2, §5.4).
+std::string GdalVsiExpression(const Dataset::State& s, int level) {
+  const std::string offset = "CAST(\"internal:offset\" AS VARCHAR)";
+  const std::string size = "CAST(\"internal:size\" AS VARCHAR)";
+  switch (s.format) {
+    case DatasetFormat::kZip:
+      return "'/vsisubfile/' || " + offset + " || '_' || " + size + " || " + QuoteString("," + s.vsi_root);
+    case DatasetFormat::kTacocat:
+      // Design for TACOCAT: the base directory of the source ZIPs + internal:source_file.
+      return "'/vsisubfile/' || " + offset + " || '_' || " + size + " || " + QuoteString("," + s.vsi_root + "/") +
+             " || \"internal:source_file\"";
+    case DatasetFormat::kFolder: {
+      const std::string data = QuoteString(s.vsi_root + "/DATA/");
+      if (level == 0) {
+        return "CASE type WHEN 'FILE' THEN " + data + " || id WHEN 'FOLDER' THEN " + data +
+               " || id || '/__meta__' END";
+      }
+      return "CASE type WHEN 'FILE' THEN " + data + " || \"internal:relative_path\" WHEN 'FOLDER' THEN " + data +
+             " || \"internal:relative_path\" || '__meta__' END";
+    }
+  }
+  return "NULL";
+}
+
+}  // namespace
+
+std::string DataSelectList(const std::vector<Column>& columns) {
+  std::string list;
+  bool dropped = false;
+  for (const auto& c : columns) {
+    if (IsHiddenColumn(c.name)) {
+      dropped = true;
+      continue;
+    }
+    list += (list.empty() ? "" : ", ") + QuoteIdentifier(c.name);
+  }
+  return dropped ? list : "*";
+}
+
+Table HideInternalColumns(const Table& table) {
+  Table out;
+  for (const auto& c : table.columns) {
+    if (!IsHiddenColumn(c.name)) out.columns.push_back(c);
+  }
+  return out;
+}
+
+Status CreateLevelViews(Dataset::State& s) {
+  for (int level = 0; level < s.num_levels; ++level) {
+    const std::string n = std::to_string(level);
+    // Padding is hidden by a literal prefix test (FORMAT §3.5, §10.4): never LIKE.
+    Status st = s.engine->Execute("CREATE VIEW level" + n + " AS SELECT *, " + GdalVsiExpression(s, level) + " AS " +
+                                  QuoteIdentifier(kGdalVsi) + " FROM level" + n +
+                                  "_table WHERE NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) +
+                                  "), false)");
+    if (!st.ok()) return st.WithPrefix(s.path + ": level " + n);
+  }
+  TACO_RETURN_IF_ERROR(s.engine->Execute("CREATE VIEW data_raw AS SELECT * FROM level0"));
+  TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, s.ColumnsOf("level0"));
+  return s.engine->Execute("CREATE VIEW data AS SELECT " + DataSelectList(columns) + " FROM level0");
+}
+
+SampleKey ParseSampleKey(const std::string& text) {
+  if (text.empty() || text.size() > 18) return text;
+  for (char c : text) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return text;
+  }
+  return static_cast<int64_t>(std::stoll(text));
+}
+
+std::vector<SampleKey> ParseSampleKeys(const std::vector<std::string>& texts) {
+  std::vector<SampleKey> keys;
+  for (const auto& t : texts) keys.push_back(ParseSampleKey(t));
+  return keys;
+}
+
+Result<std::unique_ptr<Dataset>> Dataset::Derive(const std::string& select_sql,
+                                                 std::shared_ptr<Frame::Context> context) const {
+  const std::string name = state_->NewName("view");
+  Status st = state_->engine->Execute("CREATE TEMP VIEW " + name + " AS " + select_sql);
+  if (!st.ok()) return state_->Prefixed(st);
+  TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state_->ColumnsOf(name));
+  std::string data_view = name;
+  const std::string list = DataSelectList(columns);
+  if (list != "*" && !list.empty()) {
+    data_view = name + "_data";
+    st = state_->engine->Execute("CREATE TEMP VIEW " + data_view + " AS SELECT " + list + " FROM " + name);
+    if (!st.ok()) return state_->Prefixed(st);
+  }
+  return std::unique_ptr<Dataset>(new Dataset(state_, name, data_view, std::move(context)));
+}
+
+Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query) const {
+  std::string q = query;
+  while (!q.empty() && (q.back() == ';' || std::isspace(static_cast<unsigned char>(q.back())))) q.pop_back();
+  if (q.empty()) return state_->Error("SQL query is empty");
+  const std::string rewritten = read::RewriteTableNames(q, {{"data", data_view_}, {"data_raw", view_}});
+  return Derive(rewritten, context_);
+}
+
+Result<Table> Dataset::Data() const {
+  auto t = state_->engine->Query("SELECT * FROM " + data_view_);
+  if (!t.ok()) return state_->Prefixed(t.status());
+  if (data_view_ == view_) return HideInternalColumns(*t);
+  return t;
+}
+
+Result<Table> Dataset::DataRaw() const {
+  auto t = state_->engine->Query("SELECT * FROM " + view_);
+  if (!t.ok()) return state_->Prefixed(t.status());
+  return t;
+}
+
+Result<int64_t> Dataset::RowCount() const {
+  auto t = state_->engine->Query("SELECT count(*) FROM " + view_);
+  if (!t.ok()) return state_->Prefixed(t.status());
+  return t->columns.at(0).values.at(0).get<int64_t>();
+}
+
+Result<std::vector<std::string>> Dataset::Columns() const {
+  TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state_->ColumnsOf(view_));
+  std::vector<std::string> names;
+  for (const auto& c : columns) names.push_back(c.name);
+  return names;
+}
+
+}  // namespace taco
