@@ -41,6 +41,13 @@ std::string WkbPoint(double lon, double lat) {
   return wkb;
 }
 
+// Built with += (GCC 12 warns falsely on "literal" + std::string).
+std::string SampleId(int i) {
+  std::string id = "s";
+  id += std::to_string(i);
+  return id;
+}
+
 struct Fixture {
   fs::path dir;
   std::string zip;
@@ -59,7 +66,9 @@ struct Fixture {
     roots.reserve(static_cast<size_t>(samples));
     const int64_t t0 = 1672531200000000;  // 2023-01-01
     for (int i = 0; i < samples; ++i) {
-      auto s = taco::Sample::FromBytes("s" + std::to_string(i), "sample-bytes-" + std::to_string(i));
+      std::string bytes = "sample-bytes-";
+      bytes += std::to_string(i);
+      auto s = taco::Sample::FromBytes(SampleId(i), bytes);
       Check(s.status());
       Check(s->Extend({taco::Field{"stac:centroid", taco::DataType::Binary(),
                                    taco::Value(taco::Binary{WkbPoint(lon(rng), lat(rng))}), ""},
@@ -137,7 +146,7 @@ void BM_NavigateToFile(benchmark::State& state) {
   std::mt19937 rng(3);
   std::uniform_int_distribution<int> pick(0, Data().samples - 1);
   for (auto _ : state) {
-    auto node = (*ds)->Read(taco::SampleKey(std::string("s") + std::to_string(pick(rng))));
+    auto node = (*ds)->Read(taco::SampleKey(SampleId(pick(rng))));
     Check(node.status());
     benchmark::DoNotOptimize(node->gdal_path.size());
   }

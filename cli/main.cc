@@ -1,5 +1,7 @@
 // The `taco` command line (DESIGN §4). One file per subcommand (cmd_*.cc); public API only.
+#include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 #include "cli_common.h"
 #include "taco/version.h"
@@ -15,7 +17,13 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", ctx.global.verbose, "Say more about what is done");
   app.add_flag("--debug", ctx.global.debug, "Print debugging details");
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
+  bool no_cache = false;
+  app.add_flag("--no-cache", no_cache, "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
   app.fallthrough();
+  // Applied before parsing so that it holds whatever the position of the flag.
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--no-cache") setenv("TACO_NO_CACHE", "1", 1);
+  }
 
   for (CommandAdder add : RegisteredCommands()) add(app, ctx);
 

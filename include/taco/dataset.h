@@ -59,6 +59,9 @@ struct OpenOptions {
   // opened; every read of the container (header, metadata, `__meta__`, sample bytes) then
   // goes through the returned reader. Unused for FOLDER datasets.
   std::function<RangeReaderPtr(RangeReaderPtr)> wrap_container;
+  // Remote ZIP: use and fill the disk cache of metadata (taco/io.h RemoteCacheDir()); also
+  // off when TACO_NO_CACHE is set.
+  bool use_cache = true;
 };
 
 struct ColumnInfo {
@@ -132,6 +135,17 @@ class Frame {
 class Dataset {
  public:
   static Result<std::unique_ptr<Dataset>> Open(const std::string& path, const OpenOptions& options = {});
+  // FORMAT §6.1 load(list) (src/read/concat.cc): empty → InvalidArgument; one path → Open;
+  // several → each opened, then Concat(…, "intersection").
+  static Result<std::unique_ptr<Dataset>> OpenList(const std::vector<std::string>& paths,
+                                                   const OpenOptions& options = {});
+  // FORMAT §6.10 concat (src/read/concat.cc). column_mode "intersection" | "fill_missing" |
+  // "strict". Level 0 comes from each dataset's current view, levels >= 1 from the stored
+  // levels (children of kept rows only). The result has its own engine (the inputs may be
+  // destroyed), the column `internal:source_path` (each source's vsi_root) and gdal_vsi
+  // paths into each source; ids are not renumbered (internal:source_path tells sources apart).
+  static Result<std::unique_ptr<Dataset>> Concat(const std::vector<const Dataset*>& datasets,
+                                                 const std::string& column_mode = "intersection");
   ~Dataset();
   Dataset(const Dataset&) = delete;
   Dataset& operator=(const Dataset&) = delete;

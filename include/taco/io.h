@@ -50,8 +50,30 @@ Result<RangeReaderPtr> OpenLocalFile(const std::string& path);
 // Uses VSIFOpenL/VSIFSeekL/VSIFReadL with one handle per concurrent reader.
 Result<RangeReaderPtr> OpenVsiFile(const std::string& path_or_url);
 
-// Local path → OpenLocalFile; URL or /vsi… path → OpenVsiFile.
+// Local path → OpenLocalFile; http(s):// URL (or plain `/vsicurl/http(s)://…`) → our own
+// libcurl reader: ONE ranged GET of the first 64 KiB at open, size from Content-Range, no
+// HEAD; later reads inside those bytes cost nothing, others one ranged GET each, checked
+// (206, same start, exact length); 5xx/timeouts retried (GDAL_HTTP_MAX_RETRY,
+// GDAL_HTTP_RETRY_DELAY), 404 → NotFound, 403 → IOError, all naming the URL and status.
+// Other URLs and /vsi… paths → OpenVsiFile.
 Result<RangeReaderPtr> OpenRangeReader(const std::string& path_or_url);
+
+// The whole content of a file or object (http(s): one GET without Range).
+Result<std::string> ReadWholeFile(const std::string& path_or_url);
+
+// ---- disk cache of remote ZIP metadata ------------------------------------------------
+// Directory: $TACO_CACHE_DIR, else $XDG_CACHE_HOME/taco-cpp, else $HOME/.cache/taco-cpp.
+// Disabled for a process when TACO_NO_CACHE is set to a non-empty value other than "0".
+struct RemoteCacheInfo {
+  std::string dir;
+  uint64_t entries = 0;
+  uint64_t bytes = 0;
+};
+std::string RemoteCacheDir();
+bool RemoteCacheEnabled();
+Result<RemoteCacheInfo> GetRemoteCacheInfo();
+// Removes every entry (the directory itself stays). Returns how many entries were removed.
+Result<uint64_t> ClearRemoteCache();
 
 // The bytes [offset, offset+length) of `base`, as a reader of its own (offsets relative to
 // `offset`). Fails if the range is not inside `base`. `name` defaults to

@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "taco/io.h"
 #include "taco/status.h"
 #include "taco/value.h"
 
@@ -68,6 +69,10 @@ class Sample {
   static Result<Sample> FromFile(std::string id, std::string path);
   // A FILE whose data is `bytes` (held in memory).
   static Result<Sample> FromBytes(std::string id, std::string bytes);
+  // A FILE whose data is the bytes [offset, offset+size) of `reader` (e.g. a sample inside a
+  // local or remote ZIP). The range must lie inside the reader (InvalidArgument otherwise);
+  // nothing is read now.
+  static Result<Sample> FromRange(std::string id, RangeReaderPtr reader, uint64_t offset, uint64_t size);
   // A FOLDER holding `children`.
   static Result<Sample> FromTortilla(std::string id, Tortilla children);
   // The padding FILE "__TACOPAD__<k>": 0 bytes, no extensions (Tortilla::Make fills nulls).
@@ -80,6 +85,9 @@ class Sample {
   const std::string& file_path() const { return file_path_; }
   // FILE from bytes: the bytes. Empty for everything else (padding: 0 bytes).
   const std::string& bytes() const;
+  // FILE from a range: the reader and the first byte (size is size_bytes()). Null / 0 else.
+  const RangeReaderPtr& range_reader() const { return range_reader_; }
+  uint64_t range_offset() const { return range_offset_; }
   // FOLDER: its children. Null for FILE.
   const Tortilla* children() const { return children_.get(); }
   // FILE: data size; FOLDER: sum over its children, recursively.
@@ -103,6 +111,8 @@ class Sample {
   SampleType type_ = SampleType::kFile;
   std::string file_path_;
   std::shared_ptr<const std::string> bytes_;
+  RangeReaderPtr range_reader_;
+  uint64_t range_offset_ = 0;
   std::shared_ptr<const Tortilla> children_;
   uint64_t size_bytes_ = 0;
   std::vector<Field> extensions_;

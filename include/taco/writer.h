@@ -38,6 +38,10 @@ struct CreateOptions {
   // ZIP only: one ZIP per distinct value of these level-0 extension columns (values joined
   // by "_"), named "{stem}_{value}{suffix}" with / \ : * ? " < > | ' replaced by "_".
   std::vector<std::string> group_by;
+  // ZIP only: when more than one ZIP is written, also write `.tacocat/` (FORMAT §5.2) in the
+  // output's directory, committed after the parts. Fails before writing anything when that
+  // `.tacocat` already exists.
+  bool consolidate = true;
   // Called as data is written: (bytes written so far, total bytes). May be empty.
   std::function<void(uint64_t done, uint64_t total)> progress;
 };

@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "io/http_client.h"
+#include "io/http_reader.h"
 #include "io/range_check.h"
 #include "taco/io.h"
 
@@ -26,8 +28,18 @@ Result<std::string> RangeReader::ReadAll() const {
 }
 
 Result<RangeReaderPtr> OpenRangeReader(const std::string& path_or_url) {
+  if (auto url = io::PlainHttpUrl(path_or_url)) {
+    TACO_ASSIGN_OR_RETURN(auto reader, io::OpenHttpFile(path_or_url, *url));
+    return RangeReaderPtr(std::move(reader));
+  }
   if (IsRemotePath(path_or_url)) return OpenVsiFile(path_or_url);
   return OpenLocalFile(path_or_url);
+}
+
+Result<std::string> ReadWholeFile(const std::string& path_or_url) {
+  if (auto url = io::PlainHttpUrl(path_or_url)) return io::FetchHttpObject(path_or_url, *url);
+  TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(path_or_url));
+  return reader->ReadAll();
 }
 
 namespace {

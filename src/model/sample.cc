@@ -144,6 +144,24 @@ Result<Sample> Sample::FromBytes(std::string id, std::string bytes) {
   return s;
 }
 
+Result<Sample> Sample::FromRange(std::string id, RangeReaderPtr reader, uint64_t offset, uint64_t size) {
+  Status id_status = ValidateSampleId(id);
+  if (!id_status.ok()) return SampleError(id, id_status);
+  if (reader == nullptr) return Status::InvalidArgument("sample " + model::Quote(id) + ": no range reader");
+  if (offset > reader->size() || size > reader->size() - offset) {
+    return Status::InvalidArgument("sample " + model::Quote(id) + ": range " + std::to_string(offset) + "+" +
+                                   std::to_string(size) + " is outside '" + reader->name() + "' (" +
+                                   std::to_string(reader->size()) + " bytes)");
+  }
+  Sample s;
+  s.id_ = std::move(id);
+  s.type_ = SampleType::kFile;
+  s.size_bytes_ = size;
+  s.range_reader_ = std::move(reader);
+  s.range_offset_ = offset;
+  return s;
+}
+
 Result<Sample> Sample::FromTortilla(std::string id, Tortilla children) {
   Status id_status = ValidateSampleId(id);
   if (!id_status.ok()) return SampleError(id, id_status);

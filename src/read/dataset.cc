@@ -7,6 +7,8 @@
 #include <string>
 
 #include "read/dataset_state.h"
+#include "read/remote_zip.h"
+#include "read/tacocat_open.h"
 #include "table/engine.h"
 #include "table/wkb_functions.h"
 #include "taco/io.h"
@@ -53,7 +55,27 @@ Result<nlohmann::ordered_json> ParseCollection(const std::string& bytes, const s
   return j;
 }
 
+// A remote ZIP: the header and every metadata member fetched with grouped requests
+// (read/remote_zip.h) and mounted from memory, so DuckDB makes no further requests.
+Status OpenRemoteZip(Dataset::State& d, const OpenOptions& options) {
+  TACO_ASSIGN_OR_RETURN(RemoteZipMetadata remote, FetchRemoteZipMetadata(d.path, options.use_cache));
+  d.container = options.wrap_container ? options.wrap_container(remote.container) : remote.container;
+  const auto& entries = remote.header.entries;
+  if (entries.empty()) return Status::Corruption(d.path + ": TACO_HEADER lists no metadata (count is 0)");
+  if (entries.size() - 1 > static_cast<size_t>(kMaxLevels)) {
+    return Status::Corruption(d.path + ": TACO_HEADER lists more than 6 levels");
+  }
+  for (const auto& e : entries) d.header.push_back({e.offset, e.length});
+  TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(remote.members.back(), d.path));
+  for (size_t i = 0; i + 1 < entries.size(); ++i) {
+    std::string name = d.path + "/METADATA/level" + std::to_string(i) + ".parquet";
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), MemoryReader(std::move(remote.members[i]), name)));
+  }
+  return Status::OK();
+}
+
 Status OpenZip(Dataset::State& d, const OpenOptions& options) {
+  if (IsRemotePath(d.path)) return OpenRemoteZip(d, options);
   TACO_ASSIGN_OR_RETURN(d.container, OpenRangeReader(d.path));
   if (options.wrap_container) d.container = options.wrap_container(d.container);
   // Exactly the header's bytes: a longer prefix would touch the first DATA member.
@@ -84,6 +106,24 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
 
 Status OpenFolder(Dataset::State& d) {
   const std::string root = d.vsi_root + "/";
+  const bool remote = IsRemotePath(d.path);
+  if (remote) {  // whole-object GETs, one per file; metadata then served from memory
+    auto json = ReadWholeFile(root + "COLLECTION.json");
+    if (!json.ok() && json.status().code() != StatusCode::kNotFound) return json.status();
+    if (!json.ok()) return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
+    TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(*json, d.path));
+    for (int i = 0; i < kMaxLevels; ++i) {
+      const std::string name = root + "METADATA/level" + std::to_string(i) + ".parquet";
+      auto level = ReadWholeFile(name);
+      if (!level.ok() && level.status().code() != StatusCode::kNotFound) return level.status();
+      if (!level.ok()) {
+        if (i == 0) return Status::NotFound(d.path + ": not a TACO folder dataset: METADATA/level0.parquet is missing");
+        break;
+      }
+      TACO_RETURN_IF_ERROR(AddLevel(d, i, MemoryReader(std::move(*level), name)));
+    }
+    return Status::OK();
+  }
   auto collection_reader = OpenRangeReader(root + "COLLECTION.json");
   if (!collection_reader.ok()) {
     return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
@@ -121,8 +161,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   switch (format) {
     case DatasetFormat::kZip: TACO_RETURN_IF_ERROR(OpenZip(*state, options)); break;
     case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state)); break;
-    case DatasetFormat::kTacocat:
-      return Status::NotSupported(path + ": TACOCAT datasets are not supported yet");
+    case DatasetFormat::kTacocat: TACO_RETURN_IF_ERROR(read::OpenTacocat(*state, options)); break;
   }
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));
   TACO_RETURN_IF_ERROR(CreateLevelViews(*state));

@@ -67,8 +67,7 @@ Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gda
     return reader->Read(ref->offset, static_cast<size_t>(ref->size));
   }
   if (gdal_path.rfind("/vsisubfile/", 0) == 0) return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
-  TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(gdal_path));
-  return reader->ReadAll();
+  return ReadWholeFile(gdal_path);  // http(s): one GET, no Range
 }
 
 const Value* Cell(const Table& t, std::string_view column, size_t row) {

@@ -8,6 +8,7 @@
 #include "taco/writer.h"
 #include "util/atomic_output.h"
 #include "write/outputs.h"
+#include "write/tacocat_internal.h"
 
 namespace taco {
 namespace write {
@@ -147,6 +148,14 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
     parts.push_back({taco, output});
   }
 
+  // FORMAT §1.6: more than one ZIP → a `.tacocat/` beside them (checked before writing).
+  const bool consolidate = options.consolidate && format == OutputFormat::kZip && parts.size() > 1;
+  std::string parent_dir = fs::path(output).parent_path().string();
+  if (parent_dir.empty()) parent_dir = ".";
+  if (consolidate && fs::exists(fs::symlink_status(fs::path(parent_dir) / ".tacocat"))) {
+    return Status::AlreadyExists((fs::path(parent_dir) / ".tacocat").string() + ": already exists");
+  }
+
   // Reserve every output first: nothing is written when any of them exists.
   std::vector<std::unique_ptr<AtomicOutput>> outs;
   for (const Part& part : parts) {
@@ -161,11 +170,22 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
                                              : write::WriteFolder(prepared, outs[i]->temp_path(), *engine, progress);
     if (!st.ok()) return st.WithPrefix(parts[i].path);
   }
+  std::unique_ptr<AtomicOutput> tacocat;
+  if (consolidate) {
+    std::vector<write::TacocatSource> sources;
+    for (const auto& out : outs) {
+      sources.push_back({out->temp_path(), fs::path(out->final_path()).filename().string()});
+    }
+    TacocatOptions tacocat_options;
+    tacocat_options.align_schemas = true;  // parts of one Taco: tolerate columns missing in a part
+    TACO_ASSIGN_OR_RETURN(tacocat, write::WriteTacocat(sources, parent_dir, tacocat_options));
+  }
   std::vector<std::string> written;
   for (auto& out : outs) {
     TACO_RETURN_IF_ERROR(out->Commit());
     written.push_back(out->final_path());
   }
+  if (tacocat) TACO_RETURN_IF_ERROR(tacocat->Commit());
   return written;
 }
 

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "util/file_copy.h"
+#include "write/rebuild_copy.h"
 #include "write/outputs.h"
 
 namespace taco::write {
@@ -35,7 +36,11 @@ Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, ta
   for (const auto& [path, sample] : t.files) {
     TACO_RETURN_IF_ERROR(MakeParents(temp_dir, path, made));
     const std::string dest = temp_dir + "/" + path;
-    if (sample->file_path().empty()) {
+    if (sample->range_reader() != nullptr) {
+      TACO_RETURN_IF_ERROR(
+          CopyRangeToNewFile(*sample->range_reader(), sample->range_offset(), sample->size_bytes(), dest));
+      progress.Add(sample->size_bytes());
+    } else if (sample->file_path().empty()) {
       TACO_RETURN_IF_ERROR(WriteNewFile(dest, sample->bytes()));
       progress.Add(sample->bytes().size());
     } else {

@@ -8,8 +8,10 @@ namespace {
 
 Status AddSampleData(zip::ZipWriter& zip, const std::string& path, const Sample& sample, MemberRanges& ranges,
                      Progress& progress) {
-  Result<zip::MemberInfo> info = sample.file_path().empty() ? zip.AddBytes(path, sample.bytes())
-                                                            : zip.AddFile(path, sample.file_path());
+  Result<zip::MemberInfo> info =
+      sample.range_reader() != nullptr
+          ? zip.AddRange(path, *sample.range_reader(), sample.range_offset(), sample.size_bytes())
+          : (sample.file_path().empty() ? zip.AddBytes(path, sample.bytes()) : zip.AddFile(path, sample.file_path()));
   if (!info.ok()) return info.status();
   ranges[path] = {info->data_offset, info->size};
   progress.Add(info->size);

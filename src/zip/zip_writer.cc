@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <deque>
+#include <future>
 #include <new>
 #include <system_error>
 #include <thread>
@@ -25,6 +27,9 @@ constexpr size_t kDirectCopyChunk = size_t{64} << 20;
 constexpr size_t kCrcChunk = size_t{1} << 20;
 // Holes shorter than this are written as zeros: skipping them would cost a flush each.
 constexpr uint64_t kMinHoleToSkip = uint64_t{1} << 20;
+// AddRange: chunk size and reads in flight.
+constexpr uint64_t kRangeChunk = uint64_t{4} << 20;
+constexpr size_t kRangeWindow = 4;
 constexpr uint32_t kTacoHeaderAttr = 0644u << 16;
 constexpr uint32_t kFileAttr = 0100644u << 16;
 
@@ -316,6 +321,70 @@ Result<MemberInfo> ZipWriter::AddFile(std::string_view name, const std::string& 
   }
   ::close(src);
   return status;
+}
+
+Result<MemberInfo> ZipWriter::AddRange(std::string_view name, const RangeReader& reader, uint64_t offset,
+                                       uint64_t size) {
+  TACO_RETURN_IF_ERROR(CheckOpen());
+  TACO_RETURN_IF_ERROR(CheckNewName(name));
+  if (offset > reader.size() || size > reader.size() - offset) {
+    return Status::InvalidArgument(reader.name() + ": range " + std::to_string(offset) + "+" + std::to_string(size) +
+                                   " is outside the source (" + std::to_string(reader.size()) + " bytes)");
+  }
+  const uint64_t lfh_offset = pos_;
+  const std::string lfh = LocalHeader(name, size, 0, lfh_offset);
+  TACO_RETURN_IF_ERROR(Append(lfh.data(), lfh.size()));
+  const uint64_t data_offset = pos_;
+  uint32_t crc = 0;
+  Status s = CopyFromReader(reader, offset, size, &crc);
+  if (!s.ok()) return Fail(s);
+  char crc_bytes[4];
+  StoreU32(crc_bytes, crc);
+  TACO_RETURN_IF_ERROR(Patch(lfh_offset + 14, crc_bytes, sizeof crc_bytes));
+  MemberInfo info{std::string(name), lfh_offset, data_offset, size, crc};
+  members_.push_back(info);
+  names_.insert(info.name);
+  return info;
+}
+
+// Reads ahead up to kRangeWindow chunks on worker threads (inline when no thread can be
+// started) and appends them in order.
+Status ZipWriter::CopyFromReader(const RangeReader& reader, uint64_t offset, uint64_t size, uint32_t* crc) {
+  struct Slot {
+    std::unique_ptr<char[]> buffer;  // declared before `done`: the read finishes first
+    size_t length = 0;
+    Status sync_status;
+    std::future<Status> done;
+  };
+  std::deque<Slot> window;
+  uint64_t next = 0;  // bytes of the range already scheduled
+  auto schedule = [&]() -> Status {
+    Slot slot;
+    slot.length = static_cast<size_t>(std::min<uint64_t>(kRangeChunk, size - next));
+    slot.buffer.reset(new (std::nothrow) char[slot.length]);
+    if (slot.buffer == nullptr) return Status::IOError(reader.name() + ": out of memory");
+    char* out = slot.buffer.get();
+    const uint64_t at = offset + next;
+    const size_t n = slot.length;
+    try {
+      slot.done = std::async(std::launch::async, [&reader, at, n, out] { return reader.ReadAt(at, n, out); });
+    } catch (const std::system_error&) {
+      slot.sync_status = reader.ReadAt(at, n, out);
+    }
+    next += n;
+    window.push_back(std::move(slot));
+    return Status::OK();
+  };
+  while (next < size || !window.empty()) {
+    while (next < size && window.size() < kRangeWindow) TACO_RETURN_IF_ERROR(schedule());
+    Slot& head = window.front();
+    Status st = head.done.valid() ? head.done.get() : head.sync_status;
+    TACO_RETURN_IF_ERROR(st);
+    *crc = Crc32(*crc, head.buffer.get(), head.length);
+    TACO_RETURN_IF_ERROR(Append(head.buffer.get(), head.length));
+    window.pop_front();
+  }
+  return Status::OK();
 }
 
 // Writes one member: local header (CRC patched afterwards for files), then the bytes of

@@ -25,6 +25,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "taco/io.h"
 #include "taco/status.h"
 #include "zip/taco_header.h"
 
@@ -65,6 +66,10 @@ class ZipWriter {
   // CRC is combined arithmetically, so they cost no I/O.
   Result<MemberInfo> AddFile(std::string_view name, const std::string& source_path);
   Result<MemberInfo> AddBytes(std::string_view name, std::string_view data);
+  // Copies the bytes [offset, offset+size) of `reader` in as member `name`, with its CRC-32:
+  // 4 MiB chunks, up to 4 reads in flight (so a remote source is fetched in parallel),
+  // written and checksummed in order. Memory is bounded by the window, not the size.
+  Result<MemberInfo> AddRange(std::string_view name, const RangeReader& reader, uint64_t offset, uint64_t size);
 
   // Rewrites the TACO_HEADER payload and its local-header CRC in place. Each entry must be a
   // range of bytes already written after the header; at most 7 entries.
@@ -88,6 +93,7 @@ class ZipWriter {
   std::string CentralHeader(const MemberInfo& m, bool is_taco_header) const;
   Status WriteMember(std::string_view name, uint64_t size, const std::string& source_path,
                      int source_fd, std::string_view data, MemberInfo* info);
+  Status CopyFromReader(const RangeReader& reader, uint64_t offset, uint64_t size, uint32_t* crc);
   Status CopyFileData(int source_fd, const std::string& source_path, uint64_t size, uint32_t* crc);
   Status CopyRange(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length,
                    uint32_t* crc);

@@ -1,0 +1,108 @@
+// Validation of a TACO dataset (ZIP or FOLDER): every rule of spec §5–§6 and FORMAT §1–§4,
+// §12 that a stored dataset must satisfy, each violation reported with its rule, where it
+// is, what was found and what was expected — all of them, not just the first.
+//
+// Contract:
+//  * Validate() only reads: the ZIP header, central directory and local headers, the
+//    METADATA/level*.parquet members, every FOLDER's `__meta__` and COLLECTION.json (ZIP), or
+//    the same files plus a listing of DATA/ (FOLDER). Sample data bytes are never read.
+//  * Result error = the input cannot be read at all (no such path, not a ZIP, a TACOCAT, a
+//    remote FOLDER, an I/O failure); the CLI exits 2. Otherwise a report: ok() (exit 0) or
+//    violations (exit 1).
+//  * Any taco_version is accepted, and both provider forms (spec Contact and STAC Provider).
+//  * Offsets are always checked against the member found BY ARCHIVE PATH, never by
+//    position (FORMAT §1.5): level0 `DATA/<id>` (FILE) or `DATA/<id>/__meta__` (FOLDER),
+//    level >= 1 `DATA/<relative path>` with `__meta__` appended for FOLDER rows. The relative
+//    path used is the one implied by the ids and parent_ids; the stored one when that chain
+//    is broken.
+//  * `taco:field_schema` is compared by column names and types only (descriptions are free).
+//  * At most `max_per_rule` violations of one rule are listed; the rest are counted in
+//    `omitted`.
+//
+// Rules (the `rule` of a Violation):
+//
+// | rule                 | what it checks                                                                 |
+// |----------------------|--------------------------------------------------------------------------------|
+// | zip-header           | ZIP: a 157-byte TACO_HEADER STORE entry at byte 0 (FORMAT §1.2), count <= 7,     |
+// |                      | pairs inside the file; the older TACO_GHOST entry is reported                  |
+// | zip-store            | ZIP: every member is STORE (method 0) with compressed size == size               |
+// | duplicate-member     | ZIP: a member name listed twice in the central directory                         |
+// | header-pairs         | ZIP: header pair i == data range of METADATA/level{i}.parquet, last pair ==      |
+// |                      | COLLECTION.json, count == levels + 1                                           |
+// | missing-member       | a member / file that must exist does not (COLLECTION.json, level0, DATA of a     |
+// |                      | row, a FOLDER's __meta__)                                                      |
+// | unreferenced-member  | a member / DATA file that no level row or __meta__ row refers to, or a level     |
+// |                      | file after a gap (METADATA/level2 without level1)                              |
+// | unreadable-member    | a Parquet member that cannot be read                                           |
+// | member-offset        | ZIP: internal:offset/size of a level or __meta__ row == the data range of the    |
+// |                      | member at its archive path                                                     |
+// | required-column      | a required column is missing or has the wrong type: levels id, type (string),    |
+// |                      | internal:current_id, internal:parent_id (int64), ZIP internal:offset/size        |
+// |                      | (int64), levels >= 1 internal:relative_path (string); __meta__ id, type, ZIP     |
+// |                      | internal:offset/size                                                           |
+// | internal-column      | an internal:* column where the format has none (FOLDER offset/size or any        |
+// |                      | internal:* in a FOLDER __meta__, relative_path in level0, unknown internal:*)    |
+// | extension-key        | an extension column name breaks ^[a-zA-Z0-9_]+(:\w+)?$ or is reserved            |
+// | sample-id            | an id breaks the id rules (spec §5.1) or repeats among its siblings              |
+// | sample-type          | type is not FILE or FOLDER                                                     |
+// | current-id           | internal:current_id == the row's index in its level                            |
+// | parent-id            | level0 parent_id == current_id; level >= 1 parent_id names an existing FOLDER    |
+// |                      | row of the level above, rows grouped by parent in parent order; every FOLDER     |
+// |                      | has at least one child                                                         |
+// | relative-path        | level >= 1 internal:relative_path == parent path + id (+ '/' for FOLDER)          |
+// | pit                  | position-isomorphic tree: one root type; FOLDERs at the same position have the   |
+// |                      | same child count and, child by child, the same type and id (padding matches any  |
+// |                      | id)                                                                            |
+// | padding              | a __TACOPAD__ row: id __TACOPAD__<k> numbered from 0 after its real siblings,     |
+// |                      | FILE, 0 bytes, null extension values                                           |
+// | meta-consistency     | a FOLDER's __meta__ lists exactly its children of the next level, in order, with |
+// |                      | equal id, type and extension values                                            |
+// | level-schema         | an extension column of a __meta__ has the same type as in its level and exists   |
+// |                      | there                                                                          |
+// | collection-json      | COLLECTION.json is a JSON object                                               |
+// | collection-field     | the collection fields: required id, dataset_version, description, licenses,      |
+// |                      | providers, tasks; each known field well-formed (spec §5.5.2, FORMAT §4)          |
+// | pit-schema           | taco:pit_schema present and equal to what the level tables imply (FORMAT §4.1)   |
+// | field-schema         | taco:field_schema present, one list per level, names and types equal to the      |
+// |                      | level columns (FORMAT §4.2; offset/size not listed)                            |
+#ifndef TACO_VALIDATE_H_
+#define TACO_VALIDATE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "taco/status.h"
+
+namespace taco {
+
+struct Violation {
+  std::string rule;      // kebab-case id from the table above
+  std::string where;     // "level1 row 0 (europe/item_0)", "DATA/europe/__meta__", "COLLECTION.json tasks"
+  std::string found;     // what is there
+  std::string expected;  // what the rule requires
+  bool operator==(const Violation&) const = default;
+};
+
+struct ValidationReport {
+  std::string path;
+  std::string format;  // "zip" or "folder"
+  std::vector<Violation> violations;  // in the order found, at most max_per_rule per rule
+  std::map<std::string, uint64_t> omitted;  // rule -> violations found but not listed
+
+  bool ok() const { return violations.empty() && omitted.empty(); }
+  // Listed plus omitted.
+  uint64_t total() const;
+};
+
+struct ValidateOptions {
+  size_t max_per_rule = 1000;
+};
+
+Result<ValidationReport> Validate(const std::string& path, const ValidateOptions& options = {});
+
+}  // namespace taco
+
+#endif  // TACO_VALIDATE_H_

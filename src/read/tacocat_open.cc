@@ -1,0 +1,127 @@
+// Dataset::Open for TACOCAT: `.tacocat/` folders and `__TACOCAT__` files (FORMAT §5.1, §5.4).
+#include "read/tacocat_open.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "table/engine.h"
+#include "taco/io.h"
+#include "write/tacocat_internal.h"
+
+namespace taco::read {
+namespace {
+
+constexpr int kMaxLevels = 6;
+
+std::string StripTrailingSlashes(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+// Everything before the last '/' ("" → ".", "/x" → "/").
+std::string ParentOf(const std::string& p) {
+  const size_t slash = p.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return p.substr(0, slash);
+}
+
+std::string LastComponent(const std::string& p) {
+  const size_t slash = p.find_last_of('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+bool EqualsNoCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+bool EndsWithNoCase(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && EqualsNoCase(s.substr(s.size() - suffix.size()), suffix);
+}
+
+Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
+  const std::string n = std::to_string(level);
+  std::string mounted = d.engine->Mount(std::move(reader), "level" + n + ".parquet");
+  Status st = d.engine->Execute("CREATE VIEW level" + n + "_table AS SELECT * FROM read_parquet(" +
+                                table::QuoteString(mounted) + ")");
+  if (!st.ok()) return d.Prefixed(st);
+  TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, d.ColumnsOf("level" + n + "_table"));
+  for (std::string_view required : {"id", "type", "internal:offset", "internal:size", "internal:source_file"}) {
+    if (!HasColumn(columns, required)) {
+      return Status::Corruption(d.path + ": TACOCAT level" + n + " has no column '" + std::string(required) + "'");
+    }
+  }
+  d.num_levels = std::max(d.num_levels, level + 1);
+  return Status::OK();
+}
+
+Status ParseCollectionInto(Dataset::State& d, const std::string& bytes) {
+  d.collection = nlohmann::ordered_json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  if (d.collection.is_discarded() || !d.collection.is_object()) {
+    d.collection = nlohmann::ordered_json::object();
+    return Status::Corruption(d.path + ": TACOCAT COLLECTION.json is not a valid JSON object");
+  }
+  return Status::OK();
+}
+
+Status OpenSingleFile(Dataset::State& d, const std::string& file) {
+  TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(file));
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(reader->size(), write::kTacocatHeaderSize));
+  std::string prefix(n, '\0');
+  if (n > 0) TACO_RETURN_IF_ERROR(reader->ReadAt(0, n, prefix.data()));
+  TACO_ASSIGN_OR_RETURN(write::TacocatHeader header, write::ParseTacocatHeader(prefix, reader->size(), d.path));
+  TACO_ASSIGN_OR_RETURN(std::string json,
+                        reader->Read(header.collection.offset, static_cast<size_t>(header.collection.size)));
+  TACO_RETURN_IF_ERROR(ParseCollectionInto(d, json));
+  for (uint32_t i = 0; i <= header.max_depth; ++i) {
+    const auto& r = header.levels[i];
+    TACO_ASSIGN_OR_RETURN(RangeReaderPtr level,
+                          SubRange(reader, r.offset, r.size, d.path + "/level" + std::to_string(i) + ".parquet"));
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(level)));
+  }
+  return Status::OK();
+}
+
+Status OpenFolder(Dataset::State& d, const std::string& dir) {
+  auto collection = OpenRangeReader(dir + "/COLLECTION.json");
+  if (!collection.ok()) return Status::NotFound(d.path + ": not a TACOCAT: " + dir + "/COLLECTION.json is missing");
+  TACO_ASSIGN_OR_RETURN(std::string json, (*collection)->ReadAll());
+  TACO_RETURN_IF_ERROR(ParseCollectionInto(d, json));
+  for (int i = 0; i < kMaxLevels; ++i) {
+    auto level = OpenRangeReader(dir + "/level" + std::to_string(i) + ".parquet");
+    if (!level.ok()) {
+      if (i == 0) return Status::NotFound(d.path + ": not a TACOCAT: " + dir + "/level0.parquet is missing");
+      break;
+    }
+    TACO_RETURN_IF_ERROR(AddLevel(d, i, std::move(*level)));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status OpenTacocat(Dataset::State& state, const OpenOptions& options) {
+  const std::string vsi = StripTrailingSlashes(ToVsiPath(StripTrailingSlashes(state.path)));
+  std::string base;
+  Status st;
+  if (EqualsNoCase(LastComponent(vsi), write::kTacocatFileName)) {
+    base = ParentOf(vsi);
+    st = OpenSingleFile(state, vsi);
+  } else if (EndsWithNoCase(vsi, write::kTacocatDirName)) {
+    base = ParentOf(vsi);
+    st = OpenFolder(state, vsi);
+  } else {
+    base = vsi;
+    st = OpenFolder(state, vsi + "/" + std::string(write::kTacocatDirName));
+  }
+  TACO_RETURN_IF_ERROR(st);
+  if (!options.base_path.empty()) base = StripTrailingSlashes(ToVsiPath(options.base_path));
+  if (base == "/") base.clear();  // the views append "/" before the file name
+  state.vsi_root = base;
+  return Status::OK();
+}
+
+}  // namespace taco::read

@@ -1,0 +1,87 @@
+// The checks of Validate() (include/taco/validate.h has the rule table), one group per file:
+//   zip_checks.cc         zip-header, zip-store, duplicate-member, header-pairs
+//   level_checks.cc       the consolidated level tables: columns, ids, types, current/parent
+//                         ids, relative paths, padding, PIT; builds the Tree
+//   member_checks.cc      rows vs stored members (missing, member-offset, padding bytes), every
+//                         __meta__ vs its level (meta-consistency, level-schema), unreferenced
+//   collection_checks.cc  COLLECTION.json: fields, taco:pit_schema, taco:field_schema
+// Every check reports through the Reporter and never stops at the first violation.
+#ifndef TACO_VALIDATE_CHECKS_H_
+#define TACO_VALIDATE_CHECKS_H_
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "table/engine.h"
+#include "taco/value.h"
+#include "validate/container.h"
+#include "validate/reporter.h"
+
+namespace taco::validate {
+
+inline constexpr std::string_view kCollectionMember = "COLLECTION.json";
+// "METADATA/level<i>.parquet".
+std::string LevelMember(int level);
+
+// What the level tables say about the tree, per level and row.
+struct Tree {
+  std::vector<std::vector<std::string>> id;    // "" when null
+  std::vector<std::vector<std::string>> type;  // "FILE", "FOLDER", or "" when invalid
+  // Row index of the parent in the level above when it names an existing FOLDER row, else
+  // -1 (always -1 at level 0).
+  std::vector<std::vector<int64_t>> parent;
+  // children[d][r]: rows of level d+1 whose valid parent is row r, in order.
+  std::vector<std::vector<std::vector<size_t>>> children;
+  // Path below DATA/ implied by the ids ("europe/", "europe/item_0"); the stored
+  // internal:relative_path when the parent chain is broken; "" when unknown.
+  std::vector<std::vector<std::string>> path;
+
+  // "level1 row 0 (europe/item_0)".
+  std::string Where(size_t level, size_t row) const;
+  // The path without its trailing '/', or the id when the path is unknown.
+  std::string Display(size_t level, size_t row) const;
+};
+
+// Column `name` when it exists with type `type`, else nullptr.
+const Column* FindTyped(const Table& table, std::string_view name, TypeId type);
+// True for id, type and internal:* columns.
+bool IsCoreOrInternal(std::string_view name);
+// Column `name` of type `type`; otherwise a required-column violation at `where` and nullptr.
+const Column* RequireColumn(const Table& table, const std::string& where, std::string_view name,
+                            const DataType& type, Reporter& rep);
+// internal-column violations for every internal:* column of `table` not in `allowed`.
+void CheckInternalColumns(const Table& table, const std::string& where, const std::vector<std::string_view>& allowed,
+                          const std::string& expected, Reporter& rep);
+
+// ZIP structure. `header_ok` is set when the TACO_HEADER could be parsed; `pairs` then holds
+// its valid pairs.
+struct ZipHeaderInfo {
+  bool parsed = false;
+  std::vector<MemberRange> pairs;
+};
+ZipHeaderInfo CheckZipStructure(const ZipContainer& zip, Reporter& rep);
+// Header pairs vs METADATA/level0..N-1 (the `level_members` contiguous level members
+// present) and COLLECTION.json.
+void CheckHeaderPairs(const ZipContainer& zip, const ZipHeaderInfo& header, int level_members, Reporter& rep);
+
+Tree CheckLevels(const std::vector<Table>& levels, bool zip, Reporter& rep);
+
+// Adds every archive path a row or a __meta__ row refers to into `referenced`.
+void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels,
+                  const Tree& tree, Reporter& rep, std::set<std::string>* referenced);
+// Members not in `referenced` (TACO_HEADER, COLLECTION.json are always expected).
+void CheckUnreferenced(const Container& container, const std::set<std::string>& referenced, Reporter& rep);
+
+// `collection` is nullopt when COLLECTION.json is missing or not a JSON object (already
+// reported). pit/field schemas are compared only when `levels_complete`.
+void CheckCollection(const std::optional<nlohmann::ordered_json>& collection, const std::vector<Table>& levels,
+                     bool levels_complete, Reporter& rep);
+
+}  // namespace taco::validate
+
+#endif  // TACO_VALIDATE_CHECKS_H_

@@ -1,0 +1,87 @@
+#include "validate/container.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace taco::validate {
+
+namespace fs = std::filesystem;
+
+Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(const std::string& path) {
+  std::unique_ptr<ZipContainer> c(new ZipContainer());
+  c->path_ = path;
+  TACO_ASSIGN_OR_RETURN(c->reader_, OpenRangeReader(path));
+  TACO_ASSIGN_OR_RETURN(c->entries_, zip::ReadCentralDirectory(*c->reader_, /*resolve_data_offsets=*/true));
+  for (size_t i = 0; i < c->entries_.size(); ++i) c->by_name_.emplace(c->entries_[i].name, i);
+  return c;
+}
+
+std::optional<MemberRange> ZipContainer::Find(const std::string& archive_path) const {
+  auto it = by_name_.find(archive_path);
+  if (it == by_name_.end()) return std::nullopt;
+  const zip::ZipEntry& e = entries_[it->second];
+  return MemberRange{e.data_offset, e.compressed_size};
+}
+
+Result<RangeReaderPtr> ZipContainer::OpenMember(const std::string& archive_path) const {
+  std::optional<MemberRange> m = Find(archive_path);
+  if (!m) return Status::NotFound(path_ + ": no member " + archive_path);
+  return SubRange(reader_, m->offset, m->size, path_ + " member " + archive_path);
+}
+
+std::vector<std::string> ZipContainer::Members() const {
+  std::vector<std::string> out;
+  out.reserve(by_name_.size());
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    auto it = by_name_.find(entries_[i].name);
+    if (it != by_name_.end() && it->second == i) out.push_back(entries_[i].name);
+  }
+  return out;
+}
+
+Result<std::unique_ptr<FolderContainer>> FolderContainer::Open(const std::string& path) {
+  if (IsRemotePath(path)) {
+    return Status::NotSupported(path +
+                                ": remote FOLDER datasets cannot be listed; validate a local copy or a ZIP");
+  }
+  std::unique_ptr<FolderContainer> c(new FolderContainer());
+  c->path_ = path;
+  c->root_ = path;
+  while (c->root_.size() > 1 && c->root_.back() == '/') c->root_.pop_back();
+  std::error_code ec;
+  if (!fs::is_directory(c->root_, ec)) return Status::NotFound(path + ": not a directory");
+  return c;
+}
+
+std::optional<MemberRange> FolderContainer::Find(const std::string& archive_path) const {
+  std::error_code ec;
+  const fs::path p = root_ + "/" + archive_path;
+  if (!fs::is_regular_file(p, ec)) return std::nullopt;
+  const uintmax_t size = fs::file_size(p, ec);
+  if (ec) return std::nullopt;
+  return MemberRange{0, static_cast<uint64_t>(size)};
+}
+
+Result<RangeReaderPtr> FolderContainer::OpenMember(const std::string& archive_path) const {
+  return OpenLocalFile(root_ + "/" + archive_path);
+}
+
+std::vector<std::string> FolderContainer::Members() const {
+  std::vector<std::string> out;
+  for (const char* top : {"DATA", "METADATA"}) {
+    std::error_code ec;
+    const fs::path base = fs::path(root_) / top;
+    if (!fs::is_directory(base, ec)) continue;
+    fs::recursive_directory_iterator it(base, fs::directory_options::none, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      std::error_code type_ec;
+      if (!it->is_regular_file(type_ec)) continue;
+      out.push_back(std::string(top) + "/" + it->path().lexically_relative(base).generic_string());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace taco::validate

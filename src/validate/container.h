@@ -1,0 +1,84 @@
+// The stored files of a dataset under validation, by archive path ("DATA/a/b",
+// "METADATA/level0.parquet", "COLLECTION.json"): a TACO ZIP's members (from its central
+// directory, data offsets resolved) or a local FOLDER's files.
+#ifndef TACO_VALIDATE_CONTAINER_H_
+#define TACO_VALIDATE_CONTAINER_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "taco/io.h"
+#include "taco/status.h"
+#include "zip/zip_reader.h"
+
+namespace taco::validate {
+
+// A member's data range (ZIP: absolute offset in the file; FOLDER: offset 0, file size).
+struct MemberRange {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  bool operator==(const MemberRange&) const = default;
+};
+
+class Container {
+ public:
+  virtual ~Container() = default;
+  virtual bool is_zip() const = 0;
+  // The dataset path as given (for error messages).
+  virtual const std::string& name() const = 0;
+  // The member at `archive_path`, or nullopt when there is none.
+  virtual std::optional<MemberRange> Find(const std::string& archive_path) const = 0;
+  // A reader of the member's bytes (NotFound when absent).
+  virtual Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const = 0;
+  // Every stored member: ZIP all members (first occurrence of each name); FOLDER every
+  // regular file below DATA/ and METADATA/.
+  virtual std::vector<std::string> Members() const = 0;
+};
+
+class ZipContainer final : public Container {
+ public:
+  // Reads the central directory and resolves data offsets; errors when it is not a ZIP.
+  static Result<std::unique_ptr<ZipContainer>> Open(const std::string& path);
+
+  bool is_zip() const override { return true; }
+  const std::string& name() const override { return path_; }
+  std::optional<MemberRange> Find(const std::string& archive_path) const override;
+  Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
+  std::vector<std::string> Members() const override;
+
+  const RangeReaderPtr& reader() const { return reader_; }
+  // Central-directory order, duplicates included.
+  const std::vector<zip::ZipEntry>& entries() const { return entries_; }
+
+ private:
+  ZipContainer() = default;
+  std::string path_;
+  RangeReaderPtr reader_;
+  std::vector<zip::ZipEntry> entries_;
+  std::unordered_map<std::string, size_t> by_name_;  // first entry of each name
+};
+
+class FolderContainer final : public Container {
+ public:
+  // A local directory (remote FOLDERs cannot be listed: NotSupported).
+  static Result<std::unique_ptr<FolderContainer>> Open(const std::string& path);
+
+  bool is_zip() const override { return false; }
+  const std::string& name() const override { return path_; }
+  std::optional<MemberRange> Find(const std::string& archive_path) const override;
+  Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
+  std::vector<std::string> Members() const override;
+
+ private:
+  FolderContainer() = default;
+  std::string path_;
+  std::string root_;  // without trailing '/'
+};
+
+}  // namespace taco::validate
+
+#endif  // TACO_VALIDATE_CONTAINER_H_

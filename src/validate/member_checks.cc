@@ -1,0 +1,189 @@
+// Rows vs the stored members (FORMAT §1.4–§1.5, §2): missing members, internal:offset/size by
+// archive path, 0-byte padding; every FOLDER's __meta__ vs the next level; unreferenced members.
+#include <algorithm>
+#include <string>
+
+#include "taco/model.h"
+#include "validate/checks.h"
+
+namespace taco::validate {
+namespace {
+
+constexpr std::string_view kFolder = "FOLDER";
+
+std::string RangeText(const Value& offset, const Value& size) {
+  return "offset " + CellText(offset) + ", size " + CellText(size);
+}
+
+struct MemberChecker {
+  const Container& container;
+  table::Engine& engine;
+  const std::vector<Table>& levels;
+  const Tree& tree;
+  Reporter& rep;
+  std::set<std::string>* referenced;
+
+  // The member a row (of a level or a __meta__) refers to: it must exist; in a ZIP its
+  // stored offset/size must be its data range; padding members are empty.
+  void CheckRow(const std::string& where, const std::string& archive, bool is_folder, bool padding,
+                const Column* offset, const Column* size, size_t row) {
+    referenced->insert(archive);
+    std::optional<MemberRange> m = container.Find(archive);
+    if (!m) {
+      rep.Add("missing-member", where, std::string("no ") + (container.is_zip() ? "member " : "file ") + archive,
+              std::string(is_folder ? "the folder's __meta__" : "the sample's data") + " at " + archive);
+      return;
+    }
+    if (container.is_zip() && offset != nullptr && size != nullptr) {
+      const Value& o = offset->values[row];
+      const Value& s = size->values[row];
+      const bool same = o.is<int64_t>() && s.is<int64_t>() && static_cast<uint64_t>(o.get<int64_t>()) == m->offset &&
+                        static_cast<uint64_t>(s.get<int64_t>()) == m->size && o.get<int64_t>() >= 0 &&
+                        s.get<int64_t>() >= 0;
+      if (!same) {
+        rep.Add("member-offset", where, RangeText(o, s),
+                "offset " + std::to_string(m->offset) + ", size " + std::to_string(m->size) + " (" + archive + ")");
+      }
+    }
+    if (padding && m->size != 0) {
+      rep.Add("padding", where, std::to_string(m->size) + " bytes in " + archive, "0 bytes");
+    }
+  }
+
+  void CheckMeta(size_t d, size_t r, const std::string& archive, const std::string& folder_prefix) {
+    auto reader = container.OpenMember(archive);
+    Result<Table> read = reader.ok() ? engine.ReadParquet(*reader) : Result<Table>(reader.status());
+    if (!read.ok()) {
+      rep.Add("unreadable-member", archive, read.status().message(), "a Parquet table of the folder's children");
+      return;
+    }
+    const Table& meta = *read;
+    const bool zip = container.is_zip();
+    const Column* id = RequireColumn(meta, archive, "id", DataType::String(), rep);
+    const Column* type = RequireColumn(meta, archive, "type", DataType::String(), rep);
+    const Column* offset = nullptr;
+    const Column* size = nullptr;
+    if (zip) {
+      offset = RequireColumn(meta, archive, "internal:offset", DataType::Int64(), rep);
+      size = RequireColumn(meta, archive, "internal:size", DataType::Int64(), rep);
+      CheckInternalColumns(meta, archive, {"internal:offset", "internal:size"},
+                           "only internal:offset, internal:size in a ZIP __meta__", rep);
+    } else {
+      CheckInternalColumns(meta, archive, {}, "no internal:* columns in a FOLDER __meta__ (FORMAT 2)", rep);
+    }
+
+    auto row_where = [&](size_t i) {
+      std::string w = archive + " row " + std::to_string(i);
+      if (id != nullptr && id->values[i].is<std::string>()) w += " (" + id->values[i].get<std::string>() + ")";
+      return w;
+    };
+
+    const std::vector<size_t>& kids = tree.children[d][r];
+    const std::string next = "level" + std::to_string(d + 1);
+    const Table* level = d + 1 < levels.size() ? &levels[d + 1] : nullptr;
+    if (meta.num_rows() != kids.size()) {
+      rep.Add("meta-consistency", archive, std::to_string(meta.num_rows()) + " rows",
+              std::to_string(kids.size()) + " rows (the children of " + tree.Display(d, r) + " in " + next + ")");
+    }
+    const size_t common = std::min(meta.num_rows(), kids.size());
+    if (level != nullptr) {
+      for (const char* core : {"id", "type"}) {
+        const Column* mine = core[0] == 'i' ? id : type;
+        const Column* theirs = FindTyped(*level, core, TypeId::kString);
+        if (mine == nullptr || theirs == nullptr) continue;
+        for (size_t i = 0; i < common; ++i) {
+          const Value& want = theirs->values[kids[i]];
+          if (SameValue(mine->values[i], want)) continue;
+          rep.Add("meta-consistency", row_where(i), std::string(core) + " " + CellText(mine->values[i]),
+                  CellText(want) + " (" + next + " row " + std::to_string(kids[i]) + ")");
+        }
+      }
+      for (const Column& mc : meta.columns) {
+        if (IsCoreOrInternal(mc.name)) continue;
+        const std::string col_where = archive + " column " + Quoted(mc.name);
+        const int li = level->FindColumn(mc.name);
+        if (li < 0) {
+          rep.Add("level-schema", col_where, "a column of type " + mc.type.ToString(),
+                  "no such column (" + next + " has none)");
+          continue;
+        }
+        const Column& lc = level->columns[static_cast<size_t>(li)];
+        if (!(lc.type == mc.type)) {
+          bool all_null = true;
+          for (const Value& v : mc.values) all_null = all_null && v.is_null();
+          if (!all_null) {
+            rep.Add("level-schema", col_where, mc.type.ToString(), lc.type.ToString() + " (as in " + next + ")");
+          }
+          continue;
+        }
+        for (size_t i = 0; i < common; ++i) {
+          const Value& want = lc.values[kids[i]];
+          if (SameValue(mc.values[i], want)) continue;
+          rep.Add("meta-consistency", row_where(i), mc.name + " = " + CellText(mc.values[i]),
+                  CellText(want) + " (" + next + " row " + std::to_string(kids[i]) + ")");
+        }
+      }
+      for (const Column& lc : level->columns) {
+        if (IsCoreOrInternal(lc.name) || meta.FindColumn(lc.name) >= 0) continue;
+        for (size_t k : kids) {
+          if (lc.values[k].is_null()) continue;
+          rep.Add("meta-consistency", archive, "no column " + Quoted(lc.name),
+                  "a column " + Quoted(lc.name) + " (" + next + " has values for these children)");
+          break;
+        }
+      }
+    }
+
+    // The members the __meta__ rows refer to.
+    if (id == nullptr || type == nullptr) return;
+    for (size_t i = 0; i < meta.num_rows(); ++i) {
+      const Value& mid = id->values[i];
+      const Value& mtype = type->values[i];
+      if (!mid.is<std::string>() || !mtype.is<std::string>()) continue;
+      const bool folder = mtype.get<std::string>() == kFolder;
+      if (!folder && mtype.get<std::string>() != "FILE") continue;
+      const std::string member = folder_prefix + mid.get<std::string>() + (folder ? "/__meta__" : "");
+      if (!zip) {
+        referenced->insert(member);
+        continue;
+      }
+      CheckRow(row_where(i), member, folder, /*padding=*/false, offset, size, i);
+    }
+  }
+
+  void Run() {
+    for (size_t d = 0; d < levels.size(); ++d) {
+      const Column* offset = container.is_zip() ? FindTyped(levels[d], "internal:offset", TypeId::kInt64) : nullptr;
+      const Column* size = container.is_zip() ? FindTyped(levels[d], "internal:size", TypeId::kInt64) : nullptr;
+      for (size_t r = 0; r < levels[d].num_rows(); ++r) {
+        const std::string& type = tree.type[d][r];
+        std::string path = tree.path[d][r];
+        if (type.empty() || path.empty()) continue;
+        const bool folder = type == kFolder;
+        if (folder && path.back() != '/') path += '/';
+        const std::string archive = "DATA/" + path + (folder ? "__meta__" : "");
+        const bool padding = IsPaddingId(tree.id[d][r]);
+        CheckRow(tree.Where(d, r), archive, folder, padding, offset, size, r);
+        if (folder && container.Find(archive)) CheckMeta(d, r, archive, "DATA/" + path);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels,
+                  const Tree& tree, Reporter& rep, std::set<std::string>* referenced) {
+  MemberChecker{container, engine, levels, tree, rep, referenced}.Run();
+}
+
+void CheckUnreferenced(const Container& container, const std::set<std::string>& referenced, Reporter& rep) {
+  for (const std::string& m : container.Members()) {
+    if (m == "TACO_HEADER" || m == kCollectionMember || referenced.count(m) > 0) continue;
+    rep.Add("unreferenced-member", m,
+            std::string("a ") + (container.is_zip() ? "member" : "file") + " that no level or __meta__ row refers to",
+            "only the members of the dataset (FORMAT 1.1, 2)");
+  }
+}
+
+}  // namespace taco::validate

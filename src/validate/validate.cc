@@ -1,0 +1,128 @@
+// Validate(): opens the container, loads the level tables and COLLECTION.json, runs every
+// check of checks.h and collects the report.
+#include <optional>
+#include <set>
+#include <string>
+
+#include "table/engine.h"
+#include "taco/dataset.h"
+#include "taco/model.h"
+#include "taco/validate.h"
+#include "validate/checks.h"
+#include "validate/container.h"
+#include "validate/reporter.h"
+
+namespace taco {
+
+uint64_t ValidationReport::total() const {
+  uint64_t n = violations.size();
+  for (const auto& [rule, count] : omitted) n += count;
+  return n;
+}
+
+namespace validate {
+namespace {
+
+struct Levels {
+  std::vector<Table> tables;
+  int members = 0;        // contiguous METADATA/level{i}.parquet members present from 0
+  bool complete = false;  // every present level member was read
+};
+
+Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& rep) {
+  Levels out;
+  while (out.members < kMaxLevels && container.Find(LevelMember(out.members))) ++out.members;
+  if (out.members == 0) {
+    rep.Add("missing-member", LevelMember(0), std::string("no ") + (container.is_zip() ? "member" : "file"),
+            "the level0 table (FORMAT 2, 12)");
+    return out;
+  }
+  for (int i = 0; i < out.members; ++i) {
+    auto reader = container.OpenMember(LevelMember(i));
+    Result<Table> table = reader.ok() ? engine.ReadParquet(*reader) : Result<Table>(reader.status());
+    if (!table.ok()) {
+      rep.Add("unreadable-member", LevelMember(i), table.status().message(), "a Parquet table");
+      return out;
+    }
+    out.tables.push_back(std::move(*table));
+  }
+  out.complete = true;
+  return out;
+}
+
+std::optional<nlohmann::ordered_json> LoadCollection(const Container& container, Reporter& rep) {
+  const std::string name(kCollectionMember);
+  if (!container.Find(name)) {
+    rep.Add("missing-member", name, std::string("no ") + (container.is_zip() ? "member" : "file"),
+            "COLLECTION.json with the collection fields");
+    return std::nullopt;
+  }
+  auto reader = container.OpenMember(name);
+  Result<std::string> bytes = reader.ok() ? (*reader)->ReadAll() : Result<std::string>(reader.status());
+  if (!bytes.ok()) {
+    rep.Add("unreadable-member", name, bytes.status().message(), "a JSON object");
+    return std::nullopt;
+  }
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(*bytes, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    rep.Add("collection-json", name, "text that is not valid JSON", "a JSON object");
+    return std::nullopt;
+  }
+  if (!j.is_object()) {
+    rep.Add("collection-json", name, std::string("a JSON ") + j.type_name(), "a JSON object");
+    return std::nullopt;
+  }
+  return j;
+}
+
+Result<ValidationReport> Run(const std::string& path, const ValidateOptions& options) {
+  TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
+  if (format == DatasetFormat::kTacocat) {
+    return Status::NotSupported(path + ": validate checks ZIP and FOLDER datasets; validate the ZIPs of a TACOCAT one "
+                                       "by one");
+  }
+  Reporter rep(options.max_per_rule);
+  std::unique_ptr<Container> container;
+  std::optional<ZipHeaderInfo> header;
+  if (format == DatasetFormat::kZip) {
+    TACO_ASSIGN_OR_RETURN(auto zip, ZipContainer::Open(path));
+    header = CheckZipStructure(*zip, rep);
+    container = std::move(zip);
+  } else {
+    TACO_ASSIGN_OR_RETURN(container, FolderContainer::Open(path));
+  }
+  TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
+
+  Levels levels = LoadLevels(*container, *engine, rep);
+  if (header) CheckHeaderPairs(static_cast<const ZipContainer&>(*container), *header, levels.members, rep);
+  std::optional<nlohmann::ordered_json> collection = LoadCollection(*container, rep);
+
+  std::set<std::string> referenced;
+  for (int i = 0; i < levels.members; ++i) referenced.insert(LevelMember(i));
+  if (!levels.tables.empty()) {
+    Tree tree = CheckLevels(levels.tables, container->is_zip(), rep);
+    CheckMembers(*container, *engine, levels.tables, tree, rep, &referenced);
+  }
+  CheckCollection(collection, levels.tables, levels.complete, rep);
+  // Without every level, DATA members cannot be attributed: skip the unreferenced check.
+  if (levels.complete) CheckUnreferenced(*container, referenced, rep);
+
+  ValidationReport report;
+  report.path = path;
+  report.format = std::string(DatasetFormatName(format));
+  rep.MoveInto(&report);
+  return report;
+}
+
+}  // namespace
+}  // namespace validate
+
+Result<ValidationReport> Validate(const std::string& path, const ValidateOptions& options) {
+  try {
+    return validate::Run(path, options);
+  } catch (const std::exception& e) {  // a third-party exception must not escape
+    return Status::Internal(path + ": validate: " + e.what());
+  }
+}
+
+}  // namespace taco

@@ -1,0 +1,59 @@
+// Export() and Convert(): RebuildTaco() followed by Create() (see taco/convert.h).
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <memory>
+
+#include "taco/convert.h"
+
+namespace taco {
+namespace {
+
+Status CheckOutputFree(const std::string& output) {
+  if (output.empty()) return Status::InvalidArgument("the output path is empty");
+  struct stat st;
+  if (::lstat(output.c_str(), &st) == 0) return Status::AlreadyExists(output + ": already exists");
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> Export(const Dataset& view, const std::string& output,
+                                        const ExportOptions& options) {
+  TACO_RETURN_IF_ERROR(CheckOutputFree(output));
+  std::unique_ptr<Dataset> reopened;
+  const Dataset* source = options.source;
+  if (source == nullptr) {
+    TACO_ASSIGN_OR_RETURN(reopened, Dataset::Open(view.path()));
+    source = reopened.get();
+  }
+  RebuildOptions rebuild;
+  rebuild.is_export = true;
+  rebuild.subset_date = options.subset_date;
+  TACO_ASSIGN_OR_RETURN(Taco taco, RebuildTaco(view, *source, rebuild));
+  CreateOptions create;
+  create.format = options.format;
+  create.split_size = 0;
+  create.progress = options.progress;
+  return Create(taco, output, create);
+}
+
+Result<std::vector<std::string>> Convert(const std::string& input, const std::string& output,
+                                         const ConvertOptions& options) {
+  TACO_RETURN_IF_ERROR(CheckOutputFree(output));
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, Dataset::Open(input));
+  OutputFormat format = options.format;
+  if (format == OutputFormat::kAuto) {
+    format = dataset->format() == DatasetFormat::kFolder ? OutputFormat::kZip : OutputFormat::kFolder;
+  }
+  RebuildOptions rebuild;
+  rebuild.keep_root_padding = true;
+  TACO_ASSIGN_OR_RETURN(Taco taco, RebuildTaco(*dataset, *dataset, rebuild));
+  CreateOptions create;
+  create.format = format;
+  create.split_size = 0;
+  create.progress = options.progress;
+  return Create(taco, output, create);
+}
+
+}  // namespace taco

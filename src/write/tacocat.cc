@@ -1,0 +1,275 @@
+// CreateTacocat (FORMAT §5.1, §5.2): the inputs' level Parquets read in place through DuckDB,
+// schema-checked (strict) or aligned (union), concatenated in input order with
+// `internal:source_file`, written as `.tacocat/` or `__TACOCAT__`.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+
+#include "table/engine.h"
+#include "taco/tacocat.h"
+#include "util/atomic_output.h"
+#include "util/file_copy.h"
+#include "write/tacocat_internal.h"
+
+namespace taco {
+namespace write {
+namespace {
+
+namespace fs = std::filesystem;
+using table::QuoteIdentifier;
+using table::QuoteString;
+
+constexpr std::string_view kSourceFile = "internal:source_file";
+constexpr int kTacocatZstdLevel = 19;  // FORMAT §3.1
+
+struct ColumnDef {
+  std::string name;
+  std::string type;  // DuckDB type, as DESCRIBE prints it
+};
+
+// One input level mounted in the engine.
+struct MountedLevel {
+  std::string path;  // tacofs path for read_parquet()
+  std::vector<ColumnDef> columns;
+};
+
+std::string LevelLabel(size_t level) { return "level" + std::to_string(level); }
+
+Result<MountedLevel> MountLevel(table::Engine& engine, const OpenedSource& s, size_t level) {
+  const std::string name = s.source.path + "/METADATA/" + LevelLabel(level) + ".parquet";
+  const ByteRange& r = s.levels[level];
+  TACO_ASSIGN_OR_RETURN(RangeReaderPtr member, SubRange(s.reader, r.offset, r.size, name));
+  MountedLevel m;
+  m.path = engine.Mount(std::move(member), LevelLabel(level) + ".parquet");
+  auto described = engine.Query("DESCRIBE SELECT * FROM read_parquet(" + QuoteString(m.path) + ")");
+  if (!described.ok()) return described.status().WithPrefix(name);
+  const int name_col = described->FindColumn("column_name");
+  const int type_col = described->FindColumn("column_type");
+  if (name_col < 0 || type_col < 0) return Status::Internal(name + ": DESCRIBE returned no column_name/column_type");
+  for (size_t i = 0; i < described->num_rows(); ++i) {
+    const Value& n = described->columns[static_cast<size_t>(name_col)].values[i];
+    const Value& t = described->columns[static_cast<size_t>(type_col)].values[i];
+    if (!n.is<std::string>() || !t.is<std::string>()) return Status::Internal(name + ": DESCRIBE returned nulls");
+    m.columns.push_back({n.get<std::string>(), t.get<std::string>()});
+  }
+  auto has = [&](std::string_view c) {
+    return std::any_of(m.columns.begin(), m.columns.end(), [&](const ColumnDef& d) { return d.name == c; });
+  };
+  for (std::string_view required : {"id", "type", "internal:offset", "internal:size"}) {
+    if (!has(required)) return Status::InvalidArgument(name + ": has no column '" + std::string(required) + "'");
+  }
+  if (has(kSourceFile)) return Status::InvalidArgument(name + ": already has a column internal:source_file");
+  return m;
+}
+
+// Strict mode: `other` must equal `first` (names, types, order); the error says how not.
+Status CompareSchemas(const std::vector<ColumnDef>& first, const std::vector<ColumnDef>& other,
+                      const std::string& first_name, const std::string& name, size_t level) {
+  auto differs = [&](const std::string& what) {
+    return Status::InvalidArgument(name + ": " + LevelLabel(level) + " schema differs from " + first_name + ": " +
+                                   what + " (use aligned schemas to combine them with nulls)");
+  };
+  std::map<std::string, std::string> a, b;
+  for (const auto& c : first) a[c.name] = c.type;
+  for (const auto& c : other) b[c.name] = c.type;
+  for (const auto& c : first) {
+    auto it = b.find(c.name);
+    if (it == b.end()) return differs("column '" + c.name + "' (" + c.type + ") is missing");
+    if (it->second != c.type) return differs("column '" + c.name + "' is " + it->second + ", expected " + c.type);
+  }
+  for (const auto& c : other) {
+    if (!a.count(c.name)) return differs("extra column '" + c.name + "' (" + c.type + ")");
+  }
+  for (size_t i = 0; i < first.size(); ++i) {
+    if (first[i].name != other[i].name) {
+      return differs("column " + std::to_string(i) + " is '" + other[i].name + "', expected '" + first[i].name +
+                     "' (same columns, different order)");
+    }
+  }
+  return Status::OK();
+}
+
+// The output columns of one level: the union (type conflicts are errors), `id`, `type`
+// first and the rest sorted by name when there is more than one input (FORMAT §3.2).
+Result<std::vector<ColumnDef>> OutputColumns(const std::vector<const MountedLevel*>& levels,
+                                             const std::vector<const OpenedSource*>& owners, size_t level,
+                                             size_t num_inputs) {
+  std::vector<ColumnDef> out;
+  std::map<std::string, std::pair<std::string, std::string>> seen;  // name → (type, input)
+  for (size_t i = 0; i < levels.size(); ++i) {
+    for (const auto& c : levels[i]->columns) {
+      auto it = seen.find(c.name);
+      if (it == seen.end()) {
+        seen[c.name] = {c.type, owners[i]->source.path};
+        out.push_back(c);
+      } else if (it->second.first != c.type) {
+        return Status::InvalidArgument(owners[i]->source.path + ": " + LevelLabel(level) + " column '" + c.name +
+                                       "' is " + c.type + " but " + it->second.first + " in " + it->second.second);
+      }
+    }
+  }
+  out.push_back({std::string(kSourceFile), "VARCHAR"});
+  if (num_inputs > 1) {
+    auto rank = [](const std::string& n) { return n == "id" ? 0 : n == "type" ? 1 : 2; };
+    std::stable_sort(out.begin(), out.end(), [&](const ColumnDef& x, const ColumnDef& y) {
+      if (rank(x.name) != rank(y.name)) return rank(x.name) < rank(y.name);
+      return rank(x.name) == 2 && x.name < y.name;
+    });
+  }
+  return out;
+}
+
+// SQL producing level `level` of the TACOCAT: every input's rows in input then row order.
+std::string LevelQuery(const std::vector<ColumnDef>& columns, const std::vector<const MountedLevel*>& levels,
+                       const std::vector<const OpenedSource*>& owners) {
+  std::string outer;
+  for (const auto& c : columns) outer += (outer.empty() ? "" : ", ") + QuoteIdentifier(c.name);
+  std::string unions;
+  for (size_t i = 0; i < levels.size(); ++i) {
+    std::string select;
+    for (const auto& c : columns) {
+      std::string expr;
+      if (c.name == kSourceFile) {
+        expr = QuoteString(owners[i]->source.file_name) + " AS " + QuoteIdentifier(c.name);
+      } else if (std::any_of(levels[i]->columns.begin(), levels[i]->columns.end(),
+                             [&](const ColumnDef& d) { return d.name == c.name; })) {
+        expr = QuoteIdentifier(c.name);
+      } else {
+        expr = "CAST(NULL AS " + c.type + ") AS " + QuoteIdentifier(c.name);
+      }
+      select += (select.empty() ? "" : ", ") + expr;
+    }
+    if (!unions.empty()) unions += " UNION ALL ";
+    unions += "SELECT " + select + ", " + std::to_string(i) + " AS __taco_input, file_row_number AS __taco_row" +
+              " FROM read_parquet(" + QuoteString(levels[i]->path) + ", file_row_number = true)";
+  }
+  return "SELECT " + outer + " FROM (" + unions + ") ORDER BY __taco_input, __taco_row";
+}
+
+std::string DumpJson(const nlohmann::ordered_json& j) {
+  return j.dump(4, ' ', /*ensure_ascii=*/false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+// The directory holding every input (InvalidArgument when they differ or are remote).
+Result<std::string> CommonDirectory(const std::vector<TacocatSource>& sources) {
+  std::string common;
+  for (const auto& s : sources) {
+    if (IsRemotePath(s.path)) {
+      return Status::InvalidArgument(s.path + ": input is remote: give an output directory for the TACOCAT");
+    }
+    fs::path parent = fs::path(s.path).parent_path();
+    std::string dir = fs::absolute(parent.empty() ? fs::path(".") : parent).lexically_normal().string();
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    if (common.empty()) {
+      common = dir;
+    } else if (dir != common) {
+      return Status::InvalidArgument("inputs are in different directories (" + common + ", " + dir +
+                                     "): give an output directory");
+    }
+  }
+  return common;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSource>& sources, const std::string& dir,
+                                                   const TacocatOptions& options) {
+  if (sources.empty()) return Status::InvalidArgument("tacocat: no input datasets given");
+  if (dir.empty()) return Status::InvalidArgument("tacocat: the output directory is empty");
+  const std::string final_path =
+      (fs::path(dir) / std::string(options.single_file ? kTacocatFileName : kTacocatDirName)).string();
+  if (fs::exists(fs::symlink_status(final_path))) return Status::AlreadyExists(final_path + ": already exists");
+
+  std::vector<OpenedSource> opened;
+  for (const auto& s : sources) {
+    TACO_ASSIGN_OR_RETURN(OpenedSource o, OpenSource(s));
+    opened.push_back(std::move(o));
+  }
+  TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
+
+  // Mount every level of every input; check the schemas.
+  size_t num_levels = 0;
+  for (const auto& o : opened) num_levels = std::max(num_levels, o.levels.size());
+  std::vector<std::vector<MountedLevel>> mounted(opened.size());
+  for (size_t i = 0; i < opened.size(); ++i) {
+    if (!options.align_schemas && opened[i].levels.size() != opened[0].levels.size()) {
+      return Status::InvalidArgument(opened[i].source.path + ": has " + std::to_string(opened[i].levels.size()) +
+                                     " levels but " + opened[0].source.path + " has " +
+                                     std::to_string(opened[0].levels.size()));
+    }
+    for (size_t level = 0; level < opened[i].levels.size(); ++level) {
+      TACO_ASSIGN_OR_RETURN(MountedLevel m, MountLevel(*engine, opened[i], level));
+      if (!options.align_schemas && i > 0) {
+        TACO_RETURN_IF_ERROR(CompareSchemas(mounted[0][level].columns, m.columns, opened[0].source.path,
+                                            opened[i].source.path, level));
+      }
+      mounted[i].push_back(std::move(m));
+    }
+  }
+  TacollectionOptions collection_options;
+  collection_options.validate_fields = !options.align_schemas;
+  TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json collection, BuildTacollectionFromSources(opened, collection_options));
+
+  std::vector<std::string> level_bytes;
+  for (size_t level = 0; level < num_levels; ++level) {
+    std::vector<const MountedLevel*> levels;
+    std::vector<const OpenedSource*> owners;
+    for (size_t i = 0; i < opened.size(); ++i) {
+      if (level < mounted[i].size()) {
+        levels.push_back(&mounted[i][level]);
+        owners.push_back(&opened[i]);
+      }
+    }
+    TACO_ASSIGN_OR_RETURN(std::vector<ColumnDef> columns, OutputColumns(levels, owners, level, opened.size()));
+    table::ParquetWriteOptions parquet;
+    parquet.zstd_level = kTacocatZstdLevel;
+    auto bytes = engine->QueryToParquet(LevelQuery(columns, levels, owners), parquet);
+    if (!bytes.ok()) return bytes.status().WithPrefix("tacocat " + LevelLabel(level));
+    level_bytes.push_back(std::move(*bytes));
+  }
+
+  TACO_ASSIGN_OR_RETURN(auto out, AtomicOutput::Begin(final_path, /*is_directory=*/!options.single_file));
+  if (!options.single_file) {
+    for (size_t level = 0; level < level_bytes.size(); ++level) {
+      TACO_RETURN_IF_ERROR(WriteNewFile(out->temp_path() + "/" + LevelLabel(level) + ".parquet", level_bytes[level]));
+    }
+    TACO_RETURN_IF_ERROR(WriteNewFile(out->temp_path() + "/COLLECTION.json", DumpJson(collection)));
+    return out;
+  }
+
+  std::vector<std::string> names;
+  for (const auto& s : sources) names.push_back(s.file_name);
+  std::sort(names.begin(), names.end());
+  collection["_tacocat"] = {{"version", kTacocatVersion}, {"num_datasets", sources.size()}, {"dataset_sources", names}};
+  const std::string json = DumpJson(collection);
+  TacocatHeader header;
+  header.max_depth = static_cast<uint32_t>(level_bytes.size() - 1);
+  uint64_t at = kTacocatHeaderSize;
+  for (size_t level = 0; level < level_bytes.size(); ++level) {
+    header.levels[level] = {at, level_bytes[level].size()};
+    at += level_bytes[level].size();
+  }
+  header.collection = {at, json.size()};
+  std::string file = EncodeTacocatHeader(header);
+  for (const auto& b : level_bytes) file += b;
+  file += json;
+  TACO_RETURN_IF_ERROR(WriteNewFile(out->temp_path(), file));
+  return out;
+}
+
+}  // namespace write
+
+Result<std::string> CreateTacocat(const std::vector<std::string>& inputs, const TacocatOptions& options) {
+  TACO_ASSIGN_OR_RETURN(std::vector<write::TacocatSource> sources, write::SourcesFromPaths(inputs));
+  std::string dir = options.output_dir;
+  if (dir.empty()) {
+    TACO_ASSIGN_OR_RETURN(dir, write::CommonDirectory(sources));
+  }
+  TACO_ASSIGN_OR_RETURN(auto out, write::WriteTacocat(sources, dir, options));
+  TACO_RETURN_IF_ERROR(out->Commit());
+  return out->final_path();
+}
+
+}  // namespace taco

@@ -1,0 +1,160 @@
+// The command line: `taco create --split-size` parts → `taco tacocat` (folder and
+// --single-file) → `taco sql` counts and `taco read`/`taco cat` bytes; `taco tacollection`.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/paths.h"
+
+namespace taco {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ReadFile;
+using testing::RunTaco;
+using testing::ShellQuote;
+using testing::TempDir;
+using testing::WriteFile;
+
+const char* const kRegions[] = {"r0", "r1", "r2"};
+const char* const kItems[] = {"item_a", "item_b"};
+
+std::string Bytes(const std::string& region, const std::string& item) {
+  std::string s;
+  while (s.size() < 2000) s += region + "/" + item + ";";
+  return s;
+}
+
+// The last non-empty line of `text`.
+std::string LastLine(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  const size_t nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+class TacocatCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* r : kRegions) {
+      fs::create_directories(dir_ / ("src/" + std::string(r)));
+      for (const char* i : kItems) WriteFile(dir_ / ("src/" + std::string(r) + "/" + i), Bytes(r, i));
+    }
+    WriteFile(dir_ / "collection.json",
+              R"({"id": "cli_test", "dataset_version": "1.0.0", "description": "tacocat cli test",
+                  "licenses": ["CC-BY-4.0"], "providers": [{"name": "Test"}], "tasks": ["classification"]})");
+    auto created = RunTaco("create " + ShellQuote(dir_ / "src") + " " + ShellQuote(dir_ / "out/ds.tacozip") +
+                           " --collection " + ShellQuote(dir_ / "collection.json") + " --split-size 1K");
+    ASSERT_EQ(created.exit_code, 0) << created.err;
+    for (int p = 1; p <= 3; ++p) {
+      parts_.push_back(dir_ / ("out/ds_part000" + std::to_string(p) + ".tacozip"));
+      ASSERT_TRUE(fs::exists(parts_.back())) << created.out;
+    }
+  }
+
+  std::string PartArgs() const {
+    std::string args;
+    for (const auto& p : parts_) {
+      args += ' ';
+      args += ShellQuote(p);
+    }
+    return args;
+  }
+
+  int64_t Count(const std::string& path) {
+    auto r = RunTaco("sql " + ShellQuote(path) + " \"select count(*) from data\" --format csv");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return std::stoll(LastLine(r.out));
+  }
+
+  // Counts equal the parts' sum; every sample's bytes and GDAL path are right.
+  void CheckConsolidated(const std::string& path) {
+    int64_t sum = 0;
+    for (const auto& p : parts_) sum += Count(p);
+    EXPECT_EQ(sum, 3);
+    EXPECT_EQ(Count(path), sum);
+    for (int r = 0; r < 3; ++r) {
+      for (const char* item : kItems) {
+        const std::string region = kRegions[r];
+        auto cat = RunTaco("cat " + ShellQuote(path) + " " + region + " " + item);
+        ASSERT_EQ(cat.exit_code, 0) << cat.err;
+        EXPECT_EQ(cat.out, Bytes(region, item)) << region << "/" << item;
+        auto read = RunTaco("read " + ShellQuote(path) + " " + region + " " + item);
+        ASSERT_EQ(read.exit_code, 0) << read.err;
+        EXPECT_EQ(read.out.rfind("/vsisubfile/", 0), 0u) << read.out;
+        EXPECT_NE(read.out.find("ds_part000" + std::to_string(r + 1) + ".tacozip"), std::string::npos) << read.out;
+      }
+    }
+  }
+
+  TempDir dir_;
+  std::vector<std::string> parts_;
+};
+
+TEST_F(TacocatCliTest, CreateSplitWritesTacocat) {
+  ASSERT_TRUE(fs::exists(dir_ / "out/.tacocat/COLLECTION.json"));
+  CheckConsolidated(dir_ / "out/.tacocat");
+  CheckConsolidated(dir_ / "out");
+}
+
+TEST_F(TacocatCliTest, TacocatFolder) {
+  fs::remove_all(dir_ / "out/.tacocat");
+  auto r = RunTaco("tacocat" + PartArgs());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, fs::absolute(dir_ / "out").lexically_normal().string() + "/.tacocat\n");
+  CheckConsolidated(dir_ / "out/.tacocat");
+
+  auto again = RunTaco("tacocat" + PartArgs());
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_EQ(again.err.rfind("taco: tacocat: ", 0), 0u) << again.err;
+  EXPECT_NE(again.err.find("already exists"), std::string::npos) << again.err;
+}
+
+TEST_F(TacocatCliTest, TacocatSingleFileAndOutputDir) {
+  auto r = RunTaco("tacocat" + PartArgs() + " --single-file");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(LastLine(r.out), fs::absolute(dir_ / "out").lexically_normal().string() + "/__TACOCAT__");
+  CheckConsolidated(dir_ / "out/__TACOCAT__");
+
+  auto elsewhere = RunTaco("tacocat" + PartArgs() + " -o " + ShellQuote(dir_ / "elsewhere"));
+  ASSERT_EQ(elsewhere.exit_code, 0) << elsewhere.err;
+  EXPECT_TRUE(fs::exists(dir_ / "elsewhere/.tacocat/level0.parquet"));
+}
+
+TEST_F(TacocatCliTest, BadInputs) {
+  auto missing = RunTaco("tacocat " + ShellQuote(parts_[0]) + " " + ShellQuote(dir_ / "out/none.tacozip") +
+                         " -o " + ShellQuote(dir_ / "x"));
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("none.tacozip"), std::string::npos) << missing.err;
+  EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x/.tacocat"));
+
+  fs::create_directories(dir_ / "other");
+  WriteFile(dir_ / "other/extra.tacozip", "x");
+  auto mixed = RunTaco("tacocat " + ShellQuote(parts_[0]) + " " + ShellQuote(dir_ / "other/extra.tacozip"));
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.err.find("different directories"), std::string::npos) << mixed.err;
+
+  auto bad = RunTaco("sql " + ShellQuote(dir_ / "nothing/__TACOCAT__") + " \"select 1\"");
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST_F(TacocatCliTest, Tacollection) {
+  const std::string out = dir_ / "TACOLLECTION.json";
+  auto r = RunTaco("tacollection" + PartArgs() + " -o " + ShellQuote(out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(ReadFile(out));
+  EXPECT_EQ(j["taco:pit_schema"]["root"]["n"], 3);
+  EXPECT_EQ(j["taco:pit_schema"]["hierarchy"]["1"][0]["n"], 6);
+  EXPECT_EQ(j["taco:sources"]["count"], 3);
+  EXPECT_EQ(j["taco:sources"]["files"][2], "ds_part0003.tacozip");
+
+  auto no_out = RunTaco("tacollection" + PartArgs());
+  EXPECT_EQ(no_out.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace taco
