@@ -26,7 +26,6 @@ using table::QuoteString;
 
 namespace {
 
-constexpr std::string_view kSourcePath = "internal:source_path";
 constexpr const char* kWhat = "concat";
 
 Status ConcatError(const std::string& message) { return Status::InvalidArgument(std::string(kWhat) + ": " + message); }
@@ -207,6 +206,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
 
   auto state = std::make_shared<State>();
   state->format = format;
+  state->concatenated = true;
   state->path = "concat(";
   for (size_t i = 0; i < datasets.size(); ++i) state->path += (i ? ", " : "") + datasets[i]->path();
   state->path += ")";

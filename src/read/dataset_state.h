@@ -24,6 +24,7 @@ inline constexpr std::string_view kGdalVsi = "internal:gdal_vsi";
 inline constexpr std::string_view kCurrentId = "internal:current_id";
 inline constexpr std::string_view kParentId = "internal:parent_id";
 inline constexpr std::string_view kSourceFile = "internal:source_file";
+inline constexpr std::string_view kSourcePath = "internal:source_path";
 inline constexpr std::string_view kInternalPrefix = "internal:";
 
 struct Dataset::State {
@@ -35,6 +36,9 @@ struct Dataset::State {
   RangeReaderPtr container;  // ZIP only (wrapped by OpenOptions::wrap_container)
   std::unique_ptr<table::Engine> engine;
   int num_levels = 0;
+  // A concat of datasets: ids are local to each source, so joins also match
+  // internal:source_path (FORMAT §6.10).
+  bool concatenated = false;
   uint64_t next_name = 0;
 
   // "<prefix>_<8 hex digits>", never returned twice.

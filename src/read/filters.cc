@@ -53,6 +53,9 @@ std::string JoinOn(const Dataset::State& s, const std::string& child, const std:
   if (s.format == DatasetFormat::kTacocat) {
     on += " AND " + child + "." + QuoteIdentifier(kSourceFile) + " = " + parent + "." + QuoteIdentifier(kSourceFile);
   }
+  if (s.concatenated) {
+    on += " AND " + child + "." + QuoteIdentifier(kSourcePath) + " = " + parent + "." + QuoteIdentifier(kSourcePath);
+  }
   return on;
 }
 

@@ -148,6 +148,13 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
     if (source == nullptr || !source->is<std::string>()) return s.Error("cannot match '" + gdal_path + "' without internal:source_file");
     where += " AND " + QuoteIdentifier(kSourceFile) + " = " + QuoteString(source->get<std::string>());
   }
+  if (s.concatenated) {
+    const Value* source = Cell(row, kSourcePath, 0);
+    if (source == nullptr || !source->is<std::string>()) {
+      return s.Error("cannot match '" + gdal_path + "' without internal:source_path");
+    }
+    where += " AND " + QuoteIdentifier(kSourcePath) + " = " + QuoteString(source->get<std::string>());
+  }
   TACO_ASSIGN_OR_RETURN(Table survivors, s.engine->Query("SELECT id, " + QuoteIdentifier(kCurrentId) + ", " +
                                                          QuoteIdentifier(kParentId) + " FROM " + filtered->second +
                                                          " WHERE " + where));

@@ -10,6 +10,9 @@
 #include "support/paths.h"
 #include "taco/dataset.h"
 #include "taco/stats.h"
+#include "taco/writer.h"
+#include "taco/model.h"
+#include <cstring>
 
 namespace taco::testing {
 namespace {
@@ -229,6 +232,64 @@ TEST(Concat, OpenList) {
   EXPECT_NE(empty.status().message().find("empty"), std::string::npos);
   auto missing = Dataset::OpenList({original, dir / "missing.tacozip"});
   EXPECT_FALSE(missing.ok());
+}
+
+}  // namespace
+}  // namespace taco::testing
+
+namespace taco::testing {
+namespace {
+
+// Two nested datasets whose regions come in different orders, so parent ids collide across
+// sources: a cascade filter on their concat must join within each source.
+std::string WriteRegions(const TempDir& dir, const std::string& name, const std::vector<std::string>& order) {
+  auto point = [](double lon, double lat) {
+    std::string wkb(21, '\0');
+    wkb[0] = 1;
+    wkb[1] = 1;
+    std::memcpy(&wkb[5], &lon, 8);
+    std::memcpy(&wkb[13], &lat, 8);
+    return wkb;
+  };
+  std::vector<Sample> regions;
+  for (const std::string& region : order) {
+    std::vector<Sample> items;
+    for (int j = 0; j < 2; ++j) {
+      Sample item = *Sample::FromBytes("item_" + std::to_string(j), region);
+      const bool nyc = region == "americas" && j == 0;
+      EXPECT_TRUE(item.Extend(Field{"stac:centroid", DataType::Binary(),
+                                    Value(Binary{nyc ? point(-74.0, 40.7) : point(100.0 + j, 10.0)}), ""})
+                      .ok());
+      items.push_back(std::move(item));
+    }
+    regions.push_back(*Sample::FromTortilla(region, *Tortilla::Make(std::move(items))));
+  }
+  nlohmann::ordered_json collection = {{"id", "regions"}, {"dataset_version", "1"}, {"description", "d"},
+                                       {"licenses", {"x"}}, {"providers", {{{"name", "p"}}}},
+                                       {"tasks", {"other"}}};
+  const std::string out = dir / name;
+  auto written = Create(*Taco::Make(*Tortilla::Make(std::move(regions)), collection), out);
+  EXPECT_TRUE(written.ok()) << written.status().ToString();
+  return out;
+}
+
+TEST(Concat, CascadeFilterJoinsWithinEachSource) {
+  TempDir dir;
+  auto a = Load(WriteRegions(dir, "a.tacozip", {"europe", "americas", "asia"}));
+  auto b = Load(WriteRegions(dir, "b.tacozip", {"asia", "europe", "americas"}));
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  auto merged = Dataset::Concat({a.get(), b.get()});
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  auto nyc = (*merged)->FilterBbox(-74.2, 40.5, -73.8, 40.9, "auto", 1);
+  ASSERT_TRUE(nyc.ok()) << nyc.status().ToString();
+  auto rows = (*nyc)->Data();
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(Strings(*rows, "id"), (std::vector<std::string>{"americas", "americas"}));
+  auto node = (*nyc)->Read(SampleKey{int64_t{1}});
+  ASSERT_TRUE(node.ok()) << node.status().ToString();
+  ASSERT_NE(node->children, nullptr);
+  EXPECT_EQ(node->children->num_rows(), 1u);
 }
 
 }  // namespace
