@@ -451,3 +451,32 @@ TEST(ExportCli, BboxAndSql) {
 
 }  // namespace
 }  // namespace taco
+
+namespace taco {
+namespace {
+
+// Done-when of the conversions: zip → folder → zip and folder → zip → folder outputs pass
+// `taco validate` (exit 0), on both upstream fixtures.
+TEST(ConvertCli, RoundTripsPassValidate) {
+  using testing::RunTaco;
+  using testing::ShellQuote;
+  testing::TempDir tmp;
+  const std::string f = testing::UpstreamFixtures();
+  struct Case {
+    std::string input, first, second;
+  };
+  for (const Case& c : {Case{f + "/zip/nested/nested.tacozip", "n_folder", "n.tacozip"},
+                        Case{f + "/zip/flat/flat.tacozip", "f_folder", "f.tacozip"},
+                        Case{f + "/folder/nested", "nz.tacozip", "nz_folder"},
+                        Case{f + "/folder/flat", "fz.tacozip", "fz_folder"}}) {
+    ASSERT_EQ(RunTaco("convert " + ShellQuote(c.input) + " " + ShellQuote(tmp / c.first)).exit_code, 0) << c.input;
+    ASSERT_EQ(RunTaco("convert " + ShellQuote(tmp / c.first) + " " + ShellQuote(tmp / c.second)).exit_code, 0);
+    for (const std::string& out : {c.first, c.second}) {
+      auto v = RunTaco("validate " + ShellQuote(tmp / out));
+      EXPECT_EQ(v.exit_code, 0) << out << ": " << v.out << v.err;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace taco
