@@ -6,11 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <deque>
-#include <future>
-#include <memory>
-#include <new>
-#include <system_error>
+
+#include "io/range_stream.h"
 
 namespace taco::write {
 namespace {
@@ -32,37 +29,8 @@ Status WriteAll(int fd, const char* data, size_t n, const std::string& dest) {
 }
 
 Status CopyInto(int fd, const RangeReader& reader, uint64_t offset, uint64_t size, const std::string& dest) {
-  struct Slot {
-    std::unique_ptr<char[]> buffer;  // before `done`: the read finishes before it is freed
-    size_t length = 0;
-    Status sync_status;
-    std::future<Status> done;
-  };
-  std::deque<Slot> window;
-  uint64_t next = 0;
-  while (next < size || !window.empty()) {
-    while (next < size && window.size() < kWindow) {
-      Slot slot;
-      slot.length = static_cast<size_t>(std::min<uint64_t>(kChunk, size - next));
-      slot.buffer.reset(new (std::nothrow) char[slot.length]);
-      if (slot.buffer == nullptr) return Status::IOError(dest + ": out of memory");
-      char* out = slot.buffer.get();
-      const uint64_t at = offset + next;
-      const size_t n = slot.length;
-      try {
-        slot.done = std::async(std::launch::async, [&reader, at, n, out] { return reader.ReadAt(at, n, out); });
-      } catch (const std::system_error&) {
-        slot.sync_status = reader.ReadAt(at, n, out);
-      }
-      next += n;
-      window.push_back(std::move(slot));
-    }
-    Slot& head = window.front();
-    TACO_RETURN_IF_ERROR(head.done.valid() ? head.done.get() : head.sync_status);
-    TACO_RETURN_IF_ERROR(WriteAll(fd, head.buffer.get(), head.length, dest));
-    window.pop_front();
-  }
-  return Status::OK();
+  return io::StreamRange(reader, offset, size,
+                         [&](const char* data, size_t n) { return WriteAll(fd, data, n, dest); }, {kChunk, kWindow});
 }
 
 }  // namespace

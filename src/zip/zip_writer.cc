@@ -8,12 +8,11 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <deque>
-#include <future>
 #include <new>
 #include <system_error>
 #include <thread>
 
+#include "io/range_stream.h"
 #include "zip/crc32.h"
 #include "zip/zip_format.h"
 
@@ -347,44 +346,15 @@ Result<MemberInfo> ZipWriter::AddRange(std::string_view name, const RangeReader&
   return info;
 }
 
-// Reads ahead up to kRangeWindow chunks on worker threads (inline when no thread can be
-// started) and appends them in order.
+// Reads ahead up to kRangeWindow chunks (io::StreamRange) and appends them in order.
 Status ZipWriter::CopyFromReader(const RangeReader& reader, uint64_t offset, uint64_t size, uint32_t* crc) {
-  struct Slot {
-    std::unique_ptr<char[]> buffer;  // declared before `done`: the read finishes first
-    size_t length = 0;
-    Status sync_status;
-    std::future<Status> done;
-  };
-  std::deque<Slot> window;
-  uint64_t next = 0;  // bytes of the range already scheduled
-  auto schedule = [&]() -> Status {
-    Slot slot;
-    slot.length = static_cast<size_t>(std::min<uint64_t>(kRangeChunk, size - next));
-    slot.buffer.reset(new (std::nothrow) char[slot.length]);
-    if (slot.buffer == nullptr) return Status::IOError(reader.name() + ": out of memory");
-    char* out = slot.buffer.get();
-    const uint64_t at = offset + next;
-    const size_t n = slot.length;
-    try {
-      slot.done = std::async(std::launch::async, [&reader, at, n, out] { return reader.ReadAt(at, n, out); });
-    } catch (const std::system_error&) {
-      slot.sync_status = reader.ReadAt(at, n, out);
-    }
-    next += n;
-    window.push_back(std::move(slot));
-    return Status::OK();
-  };
-  while (next < size || !window.empty()) {
-    while (next < size && window.size() < kRangeWindow) TACO_RETURN_IF_ERROR(schedule());
-    Slot& head = window.front();
-    Status st = head.done.valid() ? head.done.get() : head.sync_status;
-    TACO_RETURN_IF_ERROR(st);
-    *crc = Crc32(*crc, head.buffer.get(), head.length);
-    TACO_RETURN_IF_ERROR(Append(head.buffer.get(), head.length));
-    window.pop_front();
-  }
-  return Status::OK();
+  return io::StreamRange(
+      reader, offset, size,
+      [&](const char* data, size_t n) {
+        *crc = Crc32(*crc, data, n);
+        return Append(data, n);
+      },
+      {kRangeChunk, kRangeWindow});
 }
 
 // Writes one member: local header (CRC patched afterwards for files), then the bytes of
