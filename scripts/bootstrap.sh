@@ -16,7 +16,7 @@ apt_packages=(
   cmake ninja-build g++ pkg-config
   libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  unzip zip curl libcurl4-openssl-dev ca-certificates python3-gdal python3-numpy nginx-light
+  unzip zip curl libcurl4-gnutls-dev ca-certificates python3-gdal python3-numpy nginx-light
 )
 
 missing=()
