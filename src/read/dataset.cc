@@ -55,17 +55,24 @@ Result<nlohmann::ordered_json> ParseCollection(const std::string& bytes, const s
   return j;
 }
 
+// Checks that the header lists level0..levelN plus COLLECTION.json (1..7 entries) and keeps
+// its pairs in d.header.
+Status AdoptHeader(Dataset::State& d, const zip::TacoHeader& header) {
+  if (header.entries.empty()) return Status::Corruption(d.path + ": TACO_HEADER lists no metadata (count is 0)");
+  if (header.entries.size() - 1 > static_cast<size_t>(kMaxLevels)) {
+    return Status::Corruption(d.path + ": TACO_HEADER lists more than 6 levels");
+  }
+  for (const auto& e : header.entries) d.header.push_back({e.offset, e.length});
+  return Status::OK();
+}
+
 // A remote ZIP: the header and every metadata member fetched with grouped requests
 // (read/remote_zip.h) and mounted from memory, so DuckDB makes no further requests.
 Status OpenRemoteZip(Dataset::State& d, const OpenOptions& options) {
   TACO_ASSIGN_OR_RETURN(RemoteZipMetadata remote, FetchRemoteZipMetadata(d.path, options.use_cache));
   d.container = options.wrap_container ? options.wrap_container(remote.container) : remote.container;
   const auto& entries = remote.header.entries;
-  if (entries.empty()) return Status::Corruption(d.path + ": TACO_HEADER lists no metadata (count is 0)");
-  if (entries.size() - 1 > static_cast<size_t>(kMaxLevels)) {
-    return Status::Corruption(d.path + ": TACO_HEADER lists more than 6 levels");
-  }
-  for (const auto& e : entries) d.header.push_back({e.offset, e.length});
+  TACO_RETURN_IF_ERROR(AdoptHeader(d, remote.header));
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(remote.members.back(), d.path));
   for (size_t i = 0; i + 1 < entries.size(); ++i) {
     std::string name = d.path + "/METADATA/level" + std::to_string(i) + ".parquet";
@@ -83,13 +90,7 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
   std::string prefix(n, '\0');
   if (n > 0) TACO_RETURN_IF_ERROR(d.container->ReadAt(0, n, prefix.data()));
   TACO_ASSIGN_OR_RETURN(zip::TacoHeader header, zip::ParseTacoHeader(prefix, d.container->size(), d.path));
-  if (header.entries.empty()) {
-    return Status::Corruption(d.path + ": TACO_HEADER lists no metadata (count is 0)");
-  }
-  if (header.entries.size() - 1 > static_cast<size_t>(kMaxLevels)) {
-    return Status::Corruption(d.path + ": TACO_HEADER lists more than 6 levels");
-  }
-  for (const auto& e : header.entries) d.header.push_back({e.offset, e.length});
+  TACO_RETURN_IF_ERROR(AdoptHeader(d, header));
 
   const auto& last = header.entries.back();
   TACO_ASSIGN_OR_RETURN(std::string json_bytes, d.container->Read(last.offset, last.length));
