@@ -10,6 +10,7 @@
 
 #include "cli_common.h"
 #include "progress.h"
+#include "selection.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
 
@@ -19,58 +20,19 @@ namespace {
 struct ExportArgs {
   std::string path;
   std::string out;
-  std::string sql;
-  std::string bbox;
-  std::string datetime;
-  std::string geometry_col = "auto";
-  std::string time_col = "auto";
-  int level = 0;
+  Selection selection;
   std::string format = "auto";
 };
 
-Result<std::vector<double>> ParseBox(const std::string& text) {
-  std::vector<double> out;
-  const Status bad = Status::InvalidArgument("--bbox '" + text + "': expected minx,miny,maxx,maxy (4 numbers)");
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    const std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    char* end = nullptr;
-    const double v = std::strtod(part.c_str(), &end);
-    if (part.empty() || end == part.c_str() || *end != '\0') return bad;
-    out.push_back(v);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (out.size() != 4) return bad;
-  return out;
-}
-
 int RunExport(const ExportArgs& args, const Context& ctx) {
-  std::vector<double> box;
-  if (!args.bbox.empty()) {
-    auto parsed = ParseBox(args.bbox);
-    if (!parsed.ok()) return ReportError(parsed.status().WithPrefix("export"));
-    box = *parsed;
-  }
+  auto box = ParseBbox(args.selection.bbox);
+  if (!box.ok()) return ReportError(box.status().WithPrefix("export"));
   auto opened = Dataset::Open(args.path);
   if (!opened.ok()) return ReportError(opened.status().WithPrefix("export"));
   const std::unique_ptr<Dataset> source = std::move(*opened);
-  std::unique_ptr<Dataset> view;
-  const Dataset* current = source.get();
-  auto step = [&](Result<std::unique_ptr<Dataset>> next) -> Status {
-    if (!next.ok()) return next.status();
-    view = std::move(*next);
-    current = view.get();
-    return Status::OK();
-  };
-  Status st;
-  if (!args.sql.empty()) st = step(current->Sql(args.sql));
-  if (st.ok() && !box.empty()) {
-    st = step(current->FilterBbox(box[0], box[1], box[2], box[3], args.geometry_col, args.level));
-  }
-  if (st.ok() && !args.datetime.empty()) st = step(current->FilterDatetime(args.datetime, args.time_col, args.level));
-  if (!st.ok()) return ReportError(st.WithPrefix("export"));
+  auto view = ApplySelection(*source, args.selection, *box);
+  if (!view.ok()) return ReportError(view.status().WithPrefix("export"));
+  const Dataset* current = *view ? view->get() : source.get();
 
   ExportOptions options;
   options.format = args.format == "zip"      ? OutputFormat::kZip
@@ -96,12 +58,7 @@ void AddExportCommand(CLI::App& app, Context& ctx) {
       "export", "Write the level-0 samples selected by --sql/--bbox/--datetime (whole subtrees) as a new dataset");
   cmd->add_option("path", args->path, "Dataset path or URL")->required();
   cmd->add_option("out", args->out, "Output (.tacozip/.zip → ZIP, else FOLDER); must not exist")->required();
-  cmd->add_option("--sql", args->sql, "SQL over data/data_raw, applied first");
-  cmd->add_option("--bbox", args->bbox, "minx,miny,maxx,maxy: geometry meets the box (closed)");
-  cmd->add_option("--datetime", args->datetime, "A/B or A (ISO-8601, UTC calendar dates, inclusive)");
-  cmd->add_option("--level", args->level, "Level the bbox/datetime filters test (cascades to level 0)");
-  cmd->add_option("--geometry-col", args->geometry_col, "Geometry column (default: auto)");
-  cmd->add_option("--time-col", args->time_col, "Time column (default: auto)");
+  AddSelectionOptions(cmd, &args->selection);
   cmd->add_option("--format", args->format, "zip, folder, or auto (from OUT's extension)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "zip", "folder"}));

@@ -1,0 +1,41 @@
+// The row selection shared by `taco filter` and `taco export`: --sql, --bbox, --datetime,
+// --level, --geometry-col, --time-col, applied in that order to a dataset view.
+#ifndef TACO_CLI_SELECTION_H_
+#define TACO_CLI_SELECTION_H_
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "taco/dataset.h"
+#include "taco/status.h"
+
+namespace taco::cli {
+
+struct Selection {
+  std::string sql;
+  std::string bbox;
+  std::string datetime;
+  std::string geometry_col = "auto";
+  std::string time_col = "auto";
+  int level = 0;
+};
+
+using Box = std::array<double, 4>;
+
+void AddSelectionOptions(CLI::App* cmd, Selection* selection);
+
+// "minx,miny,maxx,maxy" → the box; "" → nullopt. InvalidArgument naming --bbox otherwise.
+Result<std::optional<Box>> ParseBbox(const std::string& text);
+
+// The view of `source` selected by --sql, then `box`, then --datetime; null when nothing is
+// selected (the source itself is the answer).
+Result<std::unique_ptr<Dataset>> ApplySelection(const Dataset& source, const Selection& selection,
+                                                const std::optional<Box>& box);
+
+}  // namespace taco::cli
+
+#endif  // TACO_CLI_SELECTION_H_
