@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -62,8 +64,20 @@ class RemoteEnv : public ::testing::Environment {
     return "http://127.0.0.1:" + std::to_string(faults.port()) + "/" + mode + "/" + rel;
   }
   std::string Local(const std::string& rel) const { return www + "/bucket/" + rel; }
-  size_t Requests() const { return ServerProcess::CountLines(log); }
-  size_t FaultRequests() const { return ServerProcess::CountLines(fault_log); }
+  // Servers write a log line after the response has gone out, so a client can see its
+  // answer before the line exists: count once the log has stopped growing (bounded wait).
+  static size_t SettledLines(const std::string& path) {
+    size_t last = ServerProcess::CountLines(path);
+    for (int i = 0; i < 40; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+      const size_t now = ServerProcess::CountLines(path);
+      if (now == last && i >= 1) return now;
+      last = now;
+    }
+    return last;
+  }
+  size_t Requests() const { return SettledLines(log); }
+  size_t FaultRequests() const { return SettledLines(fault_log); }
 
   void SetUp() override {
     dir = std::make_unique<TempDir>();
