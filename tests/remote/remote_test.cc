@@ -5,15 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
 
-#include "servers.h"
-#include "support/paths.h"
+#include "remote_env.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
 
@@ -21,143 +17,6 @@ namespace taco::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-const char* kNginx = "/usr/sbin/nginx";
-
-// Text tables cut long cells, so the `internal:gdal_vsi` column (the only one that names the
-// location) is dropped from every line of a table that has it.
-std::string DropGdalVsiColumn(const std::string& text) {
-  const size_t col = text.find("internal:gdal_vsi");
-  if (col == std::string::npos || text.find('\n') < col) return text;
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    out += text.substr(start, std::min(end - start, col)) + "\n";
-    start = end + 1;
-  }
-  return out;
-}
-
-std::string Replace(std::string s, const std::string& from, const std::string& to) {
-  if (from.empty()) return s;
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {
-    s.replace(at, from.size(), to);
-  }
-  return s;
-}
-
-// nginx over a copy of the upstream fixtures and a dataset written by our writer, under
-// <www>/bucket/.
-class RemoteEnv : public ::testing::Environment {
- public:
-  static RemoteEnv* env;
-  std::unique_ptr<TempDir> dir;
-  std::string www, log, fault_log, skip_reason;
-  ServerProcess nginx, faults;
-
-  std::string Url(const std::string& rel) const {
-    return "http://127.0.0.1:" + std::to_string(nginx.port()) + "/bucket/" + rel;
-  }
-  std::string FaultUrl(const std::string& mode, const std::string& rel) const {
-    return "http://127.0.0.1:" + std::to_string(faults.port()) + "/" + mode + "/" + rel;
-  }
-  std::string Local(const std::string& rel) const { return www + "/bucket/" + rel; }
-  // Servers write a log line after the response has gone out, so a client can see its
-  // answer before the line exists: count once the log has stopped growing (bounded wait).
-  static size_t SettledLines(const std::string& path) {
-    size_t last = ServerProcess::CountLines(path);
-    for (int i = 0; i < 40; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-      const size_t now = ServerProcess::CountLines(path);
-      if (now == last && i >= 1) return now;
-      last = now;
-    }
-    return last;
-  }
-  size_t Requests() const { return SettledLines(log); }
-  size_t FaultRequests() const { return SettledLines(fault_log); }
-
-  void SetUp() override {
-    dir = std::make_unique<TempDir>();
-    www = *dir / "www";
-    log = *dir / "access.log";
-    fault_log = *dir / "faults.log";
-    fs::create_directories(www + "/bucket");
-    fs::copy(UpstreamFixtures(), www + "/bucket", fs::copy_options::recursive);
-    // A dataset written by our writer: FILE samples of 20 KB, so that its metadata lies
-    // beyond the first 16 KiB (two requests to open).
-    const std::string src = *dir / "src";
-    fs::create_directories(src);
-    for (int i = 0; i < 3; ++i) WriteFile(src + "/s" + std::to_string(i) + ".bin", std::string(20000, char('a' + i)));
-    const std::string collection = *dir / "collection.json";
-    WriteFile(collection, R"({"id": "remote", "dataset_version": "0.1.0", "description": "remote tests",
-      "licenses": ["CC-BY-4.0"], "providers": [{"name": "tests", "roles": ["producer"]}], "tasks": ["other"]})");
-    const std::string opts = " --collection " + ShellQuote(collection);
-    CommandResult made = RunTaco("create " + ShellQuote(src) + " " + ShellQuote(Local("ours.tacozip")) + opts);
-    if (made.exit_code != 0) skip_reason = "taco create failed: " + made.err;
-    CommandResult made_folder =
-        RunTaco("create " + ShellQuote(src) + " " + ShellQuote(Local("ours_folder")) + opts);
-    if (made_folder.exit_code != 0) skip_reason = "taco create (folder) failed: " + made_folder.err;
-
-    if (!fs::exists(kNginx)) {
-      skip_reason = "nginx is not installed (apt-get install nginx-light)";
-      return;
-    }
-    const int port = FreePort();
-    fs::create_directories(*dir / "nginx/tmp");
-    const std::string conf = *dir / "nginx.conf";
-    const std::string p = *dir / "nginx";
-    WriteFile(conf, "daemon off;\nmaster_process off;\nworker_processes 1;\npid " + p + "/nginx.pid;\n"
-                    "error_log " + p + "/error.log;\nevents { worker_connections 64; }\nhttp {\n"
-                    "  access_log " + log + ";\n  client_body_temp_path " + p + "/tmp;\n"
-                    "  proxy_temp_path " + p + "/tmp;\n  fastcgi_temp_path " + p + "/tmp;\n"
-                    "  uwsgi_temp_path " + p + "/tmp;\n  scgi_temp_path " + p + "/tmp;\n"
-                    "  default_type application/octet-stream;\n"
-                    "  server { listen 127.0.0.1:" + std::to_string(port) + "; root " + www + "; }\n}\n");
-    std::string err = nginx.Start({kNginx, "-c", conf, "-p", p}, port);
-    if (!err.empty()) {
-      skip_reason = "nginx: " + err;
-      return;
-    }
-    const int fport = FreePort();
-    err = faults.Start({"/usr/bin/python3", std::string(TACO_SOURCE_DIR) + "/tests/remote/fault_server.py",
-                        std::to_string(fport), www + "/bucket", fault_log},
-                       fport);
-    if (!err.empty()) skip_reason = "fault server: " + err;
-    ::setenv("TACO_CACHE_DIR", (*dir / "cache").c_str(), 1);
-  }
-  void TearDown() override {
-    nginx.Stop();
-    faults.Stop();
-    dir.reset();
-  }
-};
-RemoteEnv* RemoteEnv::env = static_cast<RemoteEnv*>(::testing::AddGlobalTestEnvironment(new RemoteEnv));
-
-class RemoteTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    e = RemoteEnv::env;
-    if (!e->skip_reason.empty()) GTEST_SKIP() << e->skip_reason;
-    CPLSetConfigOption("GDAL_HTTP_RETRY_DELAY", "0.01");
-    CPLSetConfigOption("GDAL_HTTP_MAX_RETRY", "2");
-  }
-  // Requests nginx logged while `fn` ran.
-  template <typename F>
-  size_t Count(F&& fn) {
-    const size_t before = e->Requests();
-    fn();
-    return e->Requests() - before;
-  }
-  static OpenOptions NoCache() {
-    OpenOptions o;
-    o.use_cache = false;
-    return o;
-  }
-  RemoteEnv* e = nullptr;
-};
 
 // ---- request budget -------------------------------------------------------------------
 
