@@ -102,6 +102,24 @@ class CountingReader final : public RangeReader {
   mutable std::atomic<uint64_t> bytes_{0};
 };
 
+// ---- in-process GDAL access to a sample ---------------------------------------------
+// GDAL 3.6's /vsicurl/ learns an object's size with a request of its own before reading
+// (an unranged GET even with CPL_VSIL_CURL_USE_HEAD=NO), so opening a sample's GDAL path
+// `/vsisubfile/<offset>_<size>,/vsicurl/<url>` costs two or more requests although the size
+// is in the path. InProcessGdalPath() returns "/vsitaco/<n>/<leaf>", a path of a GDAL file
+// system installed in THIS process on first use, holding the same bytes read through
+// taco-cpp's readers with the size known: GDAL's stat is answered from memory, side-car
+// probes (.aux.xml, .ovr, .msk) find nothing without a request, and an open handle fetches
+// the whole sample (at most 4 MiB) or its first 1 MiB with its first read, so GDALOpen of a
+// FILE sample costs ONE ranged GET; later reads outside the fetched bytes cost one GET of
+// at least 256 KiB each (at most 64 MiB cached per handle). Works for any sample path:
+// http(s) through our client, other roots (local, s3/gs/az) opened on first read; a plain
+// http(s) path (FOLDER samples, size unknown) is fetched up to 4 MiB by this call instead.
+// `leaf` names the file (a sample id, so that drivers see its extension; default: the
+// path's last component). The same arguments return the same path; a path stays valid for
+// the life of the process (each costs a few hundred bytes). Never valid outside it.
+Result<std::string> InProcessGdalPath(const std::string& gdal_path, const std::string& leaf = "");
+
 // True for http(s)://, s3://, gs://, az://, azure://, oss://, swift:// URLs and /vsi… paths.
 bool IsRemotePath(std::string_view path);
 

@@ -15,6 +15,8 @@
 //                                 two 3-level ZIPs shaped like ours3 (part_b's bytes are
 //                                 Ours3Byte(i, j, k) + 8), consolidated into cat/.tacocat/
 //                                 and cat1/__TACOCAT__ (whose ZIPs are cat1/part_*.tacozip).
+//   demo/demo.tacozip, demo/demo/ `taco demo`: 2 levels, tiles of GeoTIFF FILEs
+//                                 (before.tif, after.tif, label.tif) for GDAL.
 #ifndef TACO_TESTS_REMOTE_REMOTE_ENV_H_
 #define TACO_TESTS_REMOTE_REMOTE_ENV_H_
 

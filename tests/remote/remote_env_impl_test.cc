@@ -84,6 +84,9 @@ void RemoteEnv::MakeDatasets() {
   WriteThreeLevelTree(src3, 0);
   create(src3, Local("ours3.tacozip"));
   create(src3, Local("ours3_folder"));
+  // Real GeoTIFF samples (ZIP and FOLDER) for GDAL.
+  CommandResult demo = RunTaco("demo " + ShellQuote(Local("demo")));
+  if (demo.exit_code != 0 && skip_reason.empty()) skip_reason = "taco demo failed: " + demo.err;
   // Two parts of the same schema, consolidated both ways.
   const std::string src3b = *dir / "src3b";
   WriteThreeLevelTree(src3b, 8);
