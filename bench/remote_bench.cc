@@ -5,6 +5,8 @@
 // One cold iteration each (GDAL keeps a /vsizip/ directory cache in-process).
 // Reported as counters per iteration: requests and bytes for each side. DESIGN §5 budget:
 // opening a remote ZIP ≤ 2 requests, one FILE sample 1 request.
+// Also: GDAL reading the first FILE sample through its own GDAL path
+// (/vsisubfile/…,/vsicurl/…) against taco::InProcessGdalPath (DESIGN §5: 1 request).
 // Set TACO_BENCH_ZIP to bench another ZIP (default: the upstream nested fixture).
 #include <arpa/inet.h>
 #include <benchmark/benchmark.h>
@@ -179,6 +181,58 @@ void BM_GdalVsizipSameMember(benchmark::State& state) {
   Report(state, before);
 }
 BENCHMARK(BM_GdalVsizipSameMember)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// The first FILE sample (depth first) of the remote dataset; the open is not counted.
+taco::Result<taco::Node> FirstRemoteSample() {
+  taco::OpenOptions options;
+  options.use_cache = false;
+  auto ds = taco::Dataset::Open(Server().Url(), options);
+  if (!ds.ok()) return ds.status();
+  auto node = (*ds)->Read(int64_t{0});
+  while (node.ok() && !node->is_file()) node = node->children->Read(int64_t{0});
+  return node;
+}
+
+// Every byte of `path` through GDAL's VSI layer (what a driver's open + full read does).
+bool ReadAllThroughGdal(const std::string& path) {
+  VSILFILE* fp = VSIFOpenL(path.c_str(), "rb");
+  if (fp == nullptr) return false;
+  std::vector<char> buf(1 << 16);
+  size_t total = 0;
+  for (size_t got; (got = VSIFReadL(buf.data(), 1, buf.size(), fp)) > 0;) total += got;
+  VSIFCloseL(fp);
+  benchmark::DoNotOptimize(total);
+  return true;
+}
+
+// GDAL reading the sample's own GDAL path, /vsisubfile/<o>_<s>,/vsicurl/<url>.
+void BM_GdalSampleThroughVsisubfileVsicurl(benchmark::State& state) {
+  if (!Server().ok()) return state.SkipWithError("nginx did not start");
+  auto node = FirstRemoteSample();
+  if (!node.ok()) return state.SkipWithError(node.status().ToString().c_str());
+  const auto before = Server().Totals();
+  for (auto _ : state) {
+    VSICurlClearCache();
+    if (!ReadAllThroughGdal(node->gdal_path)) return state.SkipWithError("GDAL cannot open the sample path");
+  }
+  Report(state, before);
+}
+BENCHMARK(BM_GdalSampleThroughVsisubfileVsicurl)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// GDAL reading the same sample through taco::InProcessGdalPath (size known: one request).
+void BM_GdalSampleThroughInProcessPath(benchmark::State& state) {
+  if (!Server().ok()) return state.SkipWithError("nginx did not start");
+  auto node = FirstRemoteSample();
+  if (!node.ok()) return state.SkipWithError(node.status().ToString().c_str());
+  const auto before = Server().Totals();
+  for (auto _ : state) {
+    auto path = taco::InProcessGdalPath(node->gdal_path, node->id);
+    if (!path.ok()) return state.SkipWithError(path.status().ToString().c_str());
+    if (!ReadAllThroughGdal(*path)) return state.SkipWithError("GDAL cannot open the in-process path");
+  }
+  Report(state, before);
+}
+BENCHMARK(BM_GdalSampleThroughInProcessPath)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 
