@@ -6,7 +6,7 @@
 // then "<rule>  ... and N more" for rules over the listing limit, then one summary line
 // "<path>: valid <format> dataset" or "<path>: N violations (<rule> x, ...)".
 // --json: {"path", "format", "valid", "violations": [{rule, where, found, expected}],
-// "omitted": {rule: count}}.
+// "omitted": {rule: count}, "notes": [what could not be checked]}.
 #include <iostream>
 #include <map>
 #include <memory>
@@ -37,6 +37,7 @@ int RunValidate(const ValidateArgs& args) {
     }
     j["omitted"] = nlohmann::ordered_json::object();
     for (const auto& [rule, count] : r.omitted) j["omitted"][rule] = count;
+    j["notes"] = r.notes;
     // Found values come from the data: never let a bad byte abort the output.
     std::cout << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {
@@ -60,6 +61,7 @@ int RunValidate(const ValidateArgs& args) {
       }
       std::cout << ")\n";
     }
+    for (const std::string& note : r.notes) std::cout << "note: " << note << "\n";
   }
   return r.ok() ? kExitOk : kExitCheckFailed;
 }

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -57,6 +58,11 @@ Result<RangeReaderPtr> OpenVsiFile(const std::string& path_or_url);
 // GDAL_HTTP_RETRY_DELAY), 404 → NotFound, 403 → IOError, all naming the URL and status.
 // Other URLs and /vsi… paths → OpenVsiFile.
 Result<RangeReaderPtr> OpenRangeReader(const std::string& path_or_url);
+
+// The size of a file or object, or nullopt when there is none (http(s): one ranged GET of
+// one byte, size from Content-Range; other remote paths: GDAL's stat). Other failures
+// (403, 5xx after retries, ...) are errors naming the path.
+Result<std::optional<uint64_t>> FileSize(const std::string& path_or_url);
 
 // The whole content of a file or object (http(s): one GET without Range).
 Result<std::string> ReadWholeFile(const std::string& path_or_url);

@@ -6,8 +6,10 @@
 //  * Validate() only reads: the ZIP header, central directory and local headers, the
 //    METADATA/level*.parquet members, every FOLDER's `__meta__` and COLLECTION.json (ZIP), or
 //    the same files plus a listing of DATA/ (FOLDER). Sample data bytes are never read.
-//  * Result error = the input cannot be read at all (no such path, not a ZIP, a TACOCAT, a
-//    remote FOLDER, an I/O failure); the CLI exits 2. Otherwise a report: ok() (exit 0) or
+//  * Result error = the input cannot be read at all (no such path, not a ZIP, a TACOCAT, an
+//    I/O failure); the CLI exits 2.
+//  * A remote FOLDER is checked file by file (one small request per file, in parallel); it
+//    cannot be listed, so `unreferenced-member` is not checked and `notes` says so. Otherwise a report: ok() (exit 0) or
 //    violations (exit 1).
 //  * Any taco_version is accepted, and both provider forms (spec Contact and STAC Provider).
 //  * Offsets are always checked against the member found BY ARCHIVE PATH, never by
@@ -91,6 +93,7 @@ struct ValidationReport {
   std::string format;  // "zip" or "folder"
   std::vector<Violation> violations;  // in the order found, at most max_per_rule per rule
   std::map<std::string, uint64_t> omitted;  // rule -> violations found but not listed
+  std::vector<std::string> notes;           // what could not be checked, and why
 
   bool ok() const { return violations.empty() && omitted.empty(); }
   // Listed plus omitted.

@@ -1,5 +1,6 @@
 // RangeReader helpers, the OpenRangeReader() dispatch, and the in-process readers:
 // SubRange, MemoryReader and CountingReader.
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -34,6 +35,21 @@ Result<RangeReaderPtr> OpenRangeReader(const std::string& path_or_url) {
   }
   if (IsRemotePath(path_or_url)) return OpenVsiFile(path_or_url);
   return OpenLocalFile(path_or_url);
+}
+
+Result<std::optional<uint64_t>> FileSize(const std::string& path_or_url) {
+  Result<RangeReaderPtr> reader = Status::OK();
+  if (auto url = io::PlainHttpUrl(path_or_url)) {
+    auto http = io::OpenHttpFile(path_or_url, *url, /*prefetch=*/1);
+    reader = http.ok() ? Result<RangeReaderPtr>(RangeReaderPtr(std::move(*http))) : Result<RangeReaderPtr>(http.status());
+  } else {
+    reader = OpenRangeReader(path_or_url);
+  }
+  if (!reader.ok()) {
+    if (reader.status().code() == StatusCode::kNotFound) return std::optional<uint64_t>();
+    return reader.status();
+  }
+  return std::optional<uint64_t>((*reader)->size());
 }
 
 Result<std::string> ReadWholeFile(const std::string& path_or_url) {

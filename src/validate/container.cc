@@ -1,7 +1,9 @@
 #include "validate/container.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <thread>
 #include <system_error>
 
 namespace taco::validate {
@@ -41,10 +43,6 @@ std::vector<std::string> ZipContainer::Members() const {
 }
 
 Result<std::unique_ptr<FolderContainer>> FolderContainer::Open(const std::string& path) {
-  if (IsRemotePath(path)) {
-    return Status::NotSupported(path +
-                                ": remote FOLDER datasets cannot be listed; validate a local copy or a ZIP");
-  }
   std::unique_ptr<FolderContainer> c(new FolderContainer());
   c->path_ = path;
   c->root_ = path;
@@ -82,6 +80,56 @@ std::vector<std::string> FolderContainer::Members() const {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+}  // namespace taco::validate
+
+namespace taco::validate {
+
+namespace {
+constexpr size_t kParallelAsks = 8;
+}  // namespace
+
+Result<std::unique_ptr<RemoteFolderContainer>> RemoteFolderContainer::Open(const std::string& path) {
+  std::unique_ptr<RemoteFolderContainer> c(new RemoteFolderContainer());
+  c->path_ = path;
+  c->root_ = path;
+  while (c->root_.size() > 1 && c->root_.back() == '/') c->root_.pop_back();
+  return c;
+}
+
+std::optional<uint64_t> RemoteFolderContainer::Ask(const std::string& archive_path) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sizes_.find(archive_path);
+    if (it != sizes_.end()) return it->second;
+  }
+  auto size = FileSize(root_ + "/" + archive_path);
+  std::optional<uint64_t> known = size.ok() ? *size : std::nullopt;
+  std::lock_guard<std::mutex> lock(mu_);
+  sizes_[archive_path] = known;
+  return known;
+}
+
+std::optional<MemberRange> RemoteFolderContainer::Find(const std::string& archive_path) const {
+  std::optional<uint64_t> size = Ask(archive_path);
+  if (!size) return std::nullopt;
+  return MemberRange{0, *size};
+}
+
+Result<RangeReaderPtr> RemoteFolderContainer::OpenMember(const std::string& archive_path) const {
+  return OpenRangeReader(root_ + "/" + archive_path);
+}
+
+void RemoteFolderContainer::Prefetch(const std::vector<std::string>& archive_paths) const {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < archive_paths.size(); i = next++) (void)Ask(archive_paths[i]);
+  };
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < std::min(kParallelAsks, archive_paths.size()); ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
 }
 
 }  // namespace taco::validate

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -35,8 +36,13 @@ class Container {
   // A reader of the member's bytes (NotFound when absent).
   virtual Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const = 0;
   // Every stored member: ZIP all members (first occurrence of each name); FOLDER every
-  // regular file below DATA/ and METADATA/.
+  // regular file below DATA/ and METADATA/. Empty when !listable().
   virtual std::vector<std::string> Members() const = 0;
+  // False when the members cannot be listed (a remote FOLDER): unreferenced files are then
+  // not checked.
+  virtual bool listable() const { return true; }
+  // A hint that Find() will be asked for each of `archive_paths` (remote: asked in parallel).
+  virtual void Prefetch(const std::vector<std::string>& archive_paths) const { (void)archive_paths; }
 };
 
 class ZipContainer final : public Container {
@@ -64,7 +70,7 @@ class ZipContainer final : public Container {
 
 class FolderContainer final : public Container {
  public:
-  // A local directory (remote FOLDERs cannot be listed: NotSupported).
+  // A local directory.
   static Result<std::unique_ptr<FolderContainer>> Open(const std::string& path);
 
   bool is_zip() const override { return false; }
@@ -77,6 +83,31 @@ class FolderContainer final : public Container {
   FolderContainer() = default;
   std::string path_;
   std::string root_;  // without trailing '/'
+};
+
+// A remote FOLDER (http(s)://, s3://, ..., /vsi…): a file is found with one small request
+// (FileSize: a one-byte ranged GET or GDAL's stat), remembered; Prefetch() asks many in
+// parallel. It cannot be listed.
+class RemoteFolderContainer final : public Container {
+ public:
+  static Result<std::unique_ptr<RemoteFolderContainer>> Open(const std::string& path);
+
+  bool is_zip() const override { return false; }
+  const std::string& name() const override { return path_; }
+  std::optional<MemberRange> Find(const std::string& archive_path) const override;
+  Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
+  std::vector<std::string> Members() const override { return {}; }
+  bool listable() const override { return false; }
+  void Prefetch(const std::vector<std::string>& archive_paths) const override;
+
+ private:
+  RemoteFolderContainer() = default;
+  // The size of `archive_path`, nullopt when absent or when it cannot be asked.
+  std::optional<uint64_t> Ask(const std::string& archive_path) const;
+  std::string path_;
+  std::string root_;  // the VSI path or URL, without trailing '/'
+  mutable std::mutex mu_;
+  mutable std::unordered_map<std::string, std::optional<uint64_t>> sizes_;
 };
 
 }  // namespace taco::validate

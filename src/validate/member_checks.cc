@@ -151,7 +151,24 @@ struct MemberChecker {
     }
   }
 
+  // The member a level row refers to ("" for rows without a type or path).
+  std::string ArchiveOf(size_t d, size_t r) const {
+    const std::string& type = tree.type[d][r];
+    std::string path = tree.path[d][r];
+    if (type.empty() || path.empty()) return "";
+    const bool folder = type == kFolder;
+    if (folder && path.back() != '/') path += '/';
+    return "DATA/" + path + (folder ? "__meta__" : "");
+  }
+
   void Run() {
+    std::vector<std::string> archives;
+    for (size_t d = 0; d < levels.size(); ++d) {
+      for (size_t r = 0; r < levels[d].num_rows(); ++r) {
+        if (std::string a = ArchiveOf(d, r); !a.empty()) archives.push_back(std::move(a));
+      }
+    }
+    container.Prefetch(archives);
     for (size_t d = 0; d < levels.size(); ++d) {
       const Column* offset = container.is_zip() ? FindTyped(levels[d], "internal:offset", TypeId::kInt64) : nullptr;
       const Column* size = container.is_zip() ? FindTyped(levels[d], "internal:size", TypeId::kInt64) : nullptr;

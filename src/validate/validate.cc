@@ -88,6 +88,8 @@ Result<ValidationReport> Run(const std::string& path, const ValidateOptions& opt
     TACO_ASSIGN_OR_RETURN(auto zip, ZipContainer::Open(path));
     header = CheckZipStructure(*zip, rep);
     container = std::move(zip);
+  } else if (IsRemotePath(path)) {
+    TACO_ASSIGN_OR_RETURN(container, RemoteFolderContainer::Open(path));
   } else {
     TACO_ASSIGN_OR_RETURN(container, FolderContainer::Open(path));
   }
@@ -105,9 +107,12 @@ Result<ValidationReport> Run(const std::string& path, const ValidateOptions& opt
   }
   CheckCollection(collection, levels.tables, levels.complete, rep);
   // Without every level, DATA members cannot be attributed: skip the unreferenced check.
-  if (levels.complete) CheckUnreferenced(*container, referenced, rep);
+  if (levels.complete && container->listable()) CheckUnreferenced(*container, referenced, rep);
 
   ValidationReport report;
+  if (!container->listable()) {
+    report.notes.push_back("unreferenced-member not checked: a remote FOLDER cannot be listed");
+  }
   report.path = path;
   report.format = std::string(DatasetFormatName(format));
   rep.MoveInto(&report);

@@ -28,7 +28,7 @@ TEST_F(RemoteTest, OpeningARemoteZipCostsAtMostTwoRequests) {
     size_t expected;  // 1 when the first 16 KiB cover the metadata, else 2
   };
   for (const Case& c : {Case{"zip/flat/flat.tacozip", 1}, Case{"zip/nested/nested.tacozip", 2},
-                        Case{"ours.tacozip", 2}}) {
+                        Case{"ours.tacozip", 2}, Case{"ours3.tacozip", 2}}) {
     SCOPED_TRACE(c.rel);
     std::unique_ptr<Dataset> remote;
     const size_t n = Count([&] {
@@ -103,6 +103,81 @@ TEST_F(RemoteTest, CatOfAFolderFileSampleCostsOneRequest) {
   });
   EXPECT_EQ(n, 1u);
   EXPECT_EQ(bytes, std::string(20000, 'c'));
+}
+
+// Three levels written by our writer, ZIP and FOLDER: each step down costs one request (the
+// FOLDER's `__meta__`), the FILE's bytes one more, GDAL's open of them one more.
+TEST_F(RemoteTest, WalkingAThreeLevelDatasetCostsOneRequestPerStep) {
+  for (const std::string rel : {"ours3.tacozip", "ours3_folder"}) {
+    SCOPED_TRACE(rel);
+    const bool zip = rel.find(".tacozip") != std::string::npos;
+    std::unique_ptr<Dataset> ds;
+    const size_t open = Count([&] {
+      auto opened = Dataset::Open(e->Url(rel), NoCache());
+      ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+      ds = std::move(*opened);
+      EXPECT_EQ(*ds->RowCount(), 2);
+    });
+    EXPECT_LE(open, zip ? 2u : 3u) << e->LogText();  // FOLDER: COLLECTION.json + level0 + level1..
+    ASSERT_NE(ds, nullptr);
+    for (int i = 0; i < 2; ++i) {
+      Result<Node> r = Status::OK();
+      EXPECT_EQ(Count([&] { r = ds->Read(int64_t{i}); }), 1u) << e->LogText();
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      ASSERT_EQ(r->children->num_rows(), 2u);
+      for (int j = 0; j < 2; ++j) {
+        Result<Node> t = Status::OK();
+        EXPECT_EQ(Count([&] { t = r->children->Read(int64_t{j}); }), 1u) << e->LogText();
+        ASSERT_TRUE(t.ok()) << t.status().ToString();
+        ASSERT_EQ(t->children->num_rows(), 2u);
+        const int k = (i + j) % 2;
+        Result<Node> f = t->children->Read(int64_t{k});
+        ASSERT_TRUE(f.ok()) << f.status().ToString();
+        ASSERT_TRUE(f->is_file());
+        EXPECT_EQ(f->id, "f" + std::to_string(k) + ".bin");
+        std::string bytes;
+        EXPECT_EQ(Count([&] {
+                    auto got = ds->ReadBytes(*f);
+                    ASSERT_TRUE(got.ok()) << got.status().ToString();
+                    bytes = *got;
+                  }),
+                  1u);
+        EXPECT_EQ(bytes, std::string(20000, Ours3Byte(i, j, k)));
+        // GDAL's view of the same bytes through the in-process path: one request.
+        std::string through_gdal(20000, '\0');
+        EXPECT_EQ(Count([&] {
+                    auto path = InProcessGdalPath(f->gdal_path, f->id);
+                    ASSERT_TRUE(path.ok()) << path.status().ToString();
+                    VSILFILE* fp = VSIFOpenL(path->c_str(), "rb");
+                    ASSERT_NE(fp, nullptr);
+                    EXPECT_EQ(VSIFReadL(through_gdal.data(), 1, through_gdal.size(), fp), through_gdal.size());
+                    VSIFCloseL(fp);
+                  }),
+                  1u);
+        EXPECT_EQ(through_gdal, bytes);
+      }
+    }
+  }
+}
+
+// ---- validate on URLs ----------------------------------------------------------------------
+
+TEST_F(RemoteTest, ValidateChecksRemoteZipsAndFoldersFileByFile) {
+  for (const std::string rel : {"ours3.tacozip", "ours3_folder", "folder/nested", "zip/flat/flat.tacozip"}) {
+    SCOPED_TRACE(rel);
+    CommandResult r = RunTaco("--no-cache validate " + ShellQuote(e->Url(rel)));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("valid"), std::string::npos) << r.out;
+    const bool folder = rel.find("tacozip") == std::string::npos;
+    EXPECT_EQ(r.out.find("note: unreferenced-member not checked") != std::string::npos, folder) << r.out;
+  }
+  // A remote FOLDER with a sample file missing: reported, exit 1.
+  fs::copy(e->Local("ours3_folder"), e->Local("broken_folder"), fs::copy_options::recursive);
+  fs::remove(e->Local("broken_folder/DATA/r1/t0/f1.bin"));
+  CommandResult bad = RunTaco("--no-cache validate --json " + ShellQuote(e->Url("broken_folder")));
+  EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("\"missing-member\""), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("DATA/r1/t0/f1.bin"), std::string::npos) << bad.out;
 }
 
 // ---- GDAL opening a FILE sample ----------------------------------------------------------
@@ -192,7 +267,8 @@ TEST_F(RemoteTest, CliGivesTheSameAnswersOnAUrlAsOnTheLocalFile) {
   };
   for (const Case& c : {Case{"zip/flat/flat.tacozip", "0", "0"}, Case{"zip/nested/nested.tacozip", "0", "0 0"},
                         Case{"folder/flat", "0", "0"}, Case{"folder/nested", "0", "0 0"},
-                        Case{"ours.tacozip", "1", "1"}}) {
+                        Case{"ours.tacozip", "1", "1"}, Case{"ours3.tacozip", "1 0", "1 1 0"},
+                        Case{"ours3_folder", "0 1", "0 1 1"}}) {
     SCOPED_TRACE(c.rel);
     const std::string local = e->Local(c.rel);
     const std::string url = e->Url(c.rel);
