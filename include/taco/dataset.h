@@ -59,8 +59,8 @@ struct OpenOptions {
   // opened; every read of the container (header, metadata, `__meta__`, sample bytes) then
   // goes through the returned reader. Unused for FOLDER datasets.
   std::function<RangeReaderPtr(RangeReaderPtr)> wrap_container;
-  // Remote ZIP: use and fill the disk cache of metadata (taco/io.h RemoteCacheDir()); also
-  // off when TACO_NO_CACHE is set.
+  // Remote ZIP, FOLDER and TACOCAT: use and fill the disk cache of their metadata (taco/io.h
+  // RemoteCacheDir()); entries are revalidated before use. Also off when TACO_NO_CACHE is set.
   bool use_cache = true;
 };
 

@@ -67,7 +67,7 @@ Result<std::optional<uint64_t>> FileSize(const std::string& path_or_url);
 // The whole content of a file or object (http(s): one GET without Range).
 Result<std::string> ReadWholeFile(const std::string& path_or_url);
 
-// ---- disk cache of remote ZIP metadata ------------------------------------------------
+// ---- disk cache of remote metadata (ZIP members, FOLDER and TACOCAT levels) ------------
 // Directory: $TACO_CACHE_DIR, else $XDG_CACHE_HOME/taco-cpp, else $HOME/.cache/taco-cpp.
 // Disabled for a process when TACO_NO_CACHE is set to a non-empty value other than "0".
 struct RemoteCacheInfo {

@@ -1,15 +1,24 @@
-// Disk cache of remote ZIP metadata (internal; the public entry points are in taco/io.h).
+// Disk cache of remote dataset metadata (internal; the public entry points are in taco/io.h).
 //
-// One file per URL: <RemoteCacheDir()>/zip/<16 hex of FNV-1a(url)>.bin holding a JSON line
-// {url, size, etag, last_modified, header_size, members:[sizes]} then the header prefix and
-// the member bytes. Written atomically (temporary file + rename); a damaged or foreign entry
-// reads as absent. Callers validate an entry against the live object (ETag, else size and
-// Last-Modified) before using it.
+// Two kinds of entries, each one file keyed by the dataset's URL (or GDAL /vsi… path):
+//  * ZIP: <RemoteCacheDir()>/zip/<16 hex of FNV-1a(url)>.bin holding a JSON line
+//    {url, size, etag, last_modified, header_size, members:[sizes]} then the header prefix
+//    and the member bytes.
+//  * TACOCAT: <RemoteCacheDir()>/tacocat/<16 hex of FNV-1a(url)>.bin holding a JSON line
+//    {url, files:[{name, size, etag, last_modified, parts:[sizes]}]} then every file's parts
+//    back to back. A `.tacocat/` folder caches one file per object (COLLECTION.json,
+//    level{i}.parquet; one part each), a `__TACOCAT__` one file whose parts are its 128
+//    header bytes, level0..levelN and COLLECTION.json.
+// Entries are written atomically (temporary file + rename); a damaged, truncated or foreign
+// entry reads as absent. Callers validate an entry against the live object (ETag, else size
+// and Last-Modified) before using it. Nothing is read or written when RemoteCacheEnabled()
+// is false.
 #ifndef TACO_SRC_IO_CACHE_H_
 #define TACO_SRC_IO_CACHE_H_
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/http_reader.h"
@@ -27,9 +36,38 @@ struct ZipCacheEntry {
 std::optional<ZipCacheEntry> LoadZipCache(const std::string& url);
 Status StoreZipCache(const ZipCacheEntry& entry);
 
+// One remote object of a TACOCAT entry: its name relative to the dataset URL, the version
+// the bytes belong to, and the bytes kept from it.
+struct CachedFile {
+  std::string name;
+  HttpValidator validator;
+  std::vector<std::string> parts;
+};
+
+struct TacocatCacheEntry {
+  std::string url;
+  std::vector<CachedFile> files;
+
+  // The file called `name`, or nullptr.
+  const CachedFile* Find(std::string_view name) const;
+};
+
+std::optional<TacocatCacheEntry> LoadTacocatCache(const std::string& url);
+Status StoreTacocatCache(const TacocatCacheEntry& entry);
+
 // True when `live` describes the same object version as `cached`: equal ETags when both are
 // known, else equal sizes and (when both are known) equal Last-Modified.
 bool SameVersion(const HttpValidator& cached, const HttpValidator& live);
+
+// The version of a GDAL virtual file (/vsis3/, /vsigs/, /vsiaz/, /vsicurl/…, or any other
+// /vsi… or local path): size from VSIStatL, ETag and Last-Modified from
+// VSIGetFileMetadata(path, "HEADERS") when the file system has them (network file systems;
+// GDAL 3.6 answers with the headers of a ranged GET of the first 16 KiB and keeps the size
+// it learnt, so the stat that follows is free), else the stat's mtime as last_modified.
+// GDAL's own cached state for the path is dropped first, so that the answer (and later reads
+// through GDAL) describe the live object. One request for a network file; nullopt when the
+// file cannot be stat'ed or is a directory (the caller's open then reports why).
+std::optional<HttpValidator> VsiValidator(const std::string& vsi_path);
 
 }  // namespace taco::io
 

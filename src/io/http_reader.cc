@@ -62,11 +62,21 @@ Result<std::shared_ptr<const HttpFileReader>> OpenHttpFile(const std::string& na
 }
 
 Result<std::string> FetchHttpObject(const std::string& name, const std::string& url) {
+  TACO_ASSIGN_OR_RETURN(HttpObject o, FetchHttpObjectVersioned(name, url));
+  return std::move(o.body);
+}
+
+Result<HttpObject> FetchHttpObjectVersioned(const std::string& name, const std::string& url) {
   TACO_ASSIGN_OR_RETURN(HttpResponse r, HttpGet(name, url, std::nullopt, std::numeric_limits<uint64_t>::max()));
   if (r.status != 200) {
     return Status::IOError(name + ": unexpected HTTP " + std::to_string(r.status) + " for a whole-object GET");
   }
-  return std::move(r.body);
+  HttpObject o;
+  o.validator.size = r.body.size();
+  o.validator.etag = std::move(r.etag);
+  o.validator.last_modified = std::move(r.last_modified);
+  o.body = std::move(r.body);
+  return o;
 }
 
 }  // namespace taco::io

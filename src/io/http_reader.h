@@ -52,6 +52,14 @@ Result<std::shared_ptr<const HttpFileReader>> OpenHttpFile(const std::string& na
 // The whole object with one GET (no Range).
 Result<std::string> FetchHttpObject(const std::string& name, const std::string& url);
 
+struct HttpObject {
+  std::string body;
+  HttpValidator validator;  // size = body.size(), ETag and Last-Modified of that response
+};
+
+// FetchHttpObject(), also returning the version the bytes belong to (for the disk cache).
+Result<HttpObject> FetchHttpObjectVersioned(const std::string& name, const std::string& url);
+
 }  // namespace taco::io
 
 #endif  // TACO_SRC_IO_HTTP_READER_H_

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "read/dataset_state.h"
+#include "read/remote_tacocat.h"
 #include "read/remote_zip.h"
 #include "read/tacocat_open.h"
 #include "table/engine.h"
@@ -105,23 +106,14 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
   return Status::OK();
 }
 
-Status OpenFolder(Dataset::State& d) {
+Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
   const std::string root = d.vsi_root + "/";
-  const bool remote = IsRemotePath(d.path);
-  if (remote) {  // whole-object GETs, one per file; metadata then served from memory
-    auto json = ReadWholeFile(root + "COLLECTION.json");
-    if (!json.ok() && json.status().code() != StatusCode::kNotFound) return json.status();
-    if (!json.ok()) return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
-    TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(*json, d.path));
-    for (int i = 0; i < kMaxLevels; ++i) {
-      const std::string name = root + "METADATA/level" + std::to_string(i) + ".parquet";
-      auto level = ReadWholeFile(name);
-      if (!level.ok() && level.status().code() != StatusCode::kNotFound) return level.status();
-      if (!level.ok()) {
-        if (i == 0) return Status::NotFound(d.path + ": not a TACO folder dataset: METADATA/level0.parquet is missing");
-        break;
-      }
-      TACO_RETURN_IF_ERROR(AddLevel(d, i, MemoryReader(std::move(*level), name)));
+  if (IsRemotePath(d.path)) {  // COLLECTION.json, then the levels in parallel; served from memory
+    TACO_ASSIGN_OR_RETURN(RemoteLevelFiles remote, FetchRemoteFolderDataset(d.path, options.use_cache));
+    TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(remote.collection, d.path));
+    for (size_t i = 0; i < remote.levels.size(); ++i) {
+      TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i),
+                                    MemoryReader(std::move(remote.levels[i]), std::move(remote.level_names[i]))));
     }
     return Status::OK();
   }
@@ -161,7 +153,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
   switch (format) {
     case DatasetFormat::kZip: TACO_RETURN_IF_ERROR(OpenZip(*state, options)); break;
-    case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state)); break;
+    case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state, options)); break;
     case DatasetFormat::kTacocat: TACO_RETURN_IF_ERROR(read::OpenTacocat(*state, options)); break;
   }
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));

@@ -35,14 +35,55 @@ Result<std::vector<std::string>> FetchMembers(const RangeReader& container, cons
   return members;
 }
 
-bool CacheMatches(const io::ZipCacheEntry& cached, const io::HttpFileReader& live, const zip::TacoHeader& header) {
-  if (!io::SameVersion(cached.validator, live.validator())) return false;
-  if (HeaderBytes(cached.header) != HeaderBytes(live.prefix())) return false;
+bool MembersFit(const io::ZipCacheEntry& cached, const zip::TacoHeader& header) {
   if (cached.members.size() != header.entries.size()) return false;
   for (size_t i = 0; i < header.entries.size(); ++i) {
     if (cached.members[i].size() != header.entries[i].length) return false;
   }
   return true;
+}
+
+bool CacheMatches(const io::ZipCacheEntry& cached, const io::HttpFileReader& live, const zip::TacoHeader& header) {
+  if (!io::SameVersion(cached.validator, live.validator())) return false;
+  if (HeaderBytes(cached.header) != HeaderBytes(live.prefix())) return false;
+  return MembersFit(cached, header);
+}
+
+// s3://, gs://, az://, /vsi…: through GDAL. With `caching`, the object's version comes from
+// VsiValidator (one request, which GDAL's stat would make anyway); a cache entry of that
+// version makes it the only request.
+Result<RemoteZipMetadata> FetchVsiZipMetadata(const std::string& path, bool caching) {
+  RemoteZipMetadata out;
+  const std::string key = ToVsiPath(path);
+  std::optional<io::ZipCacheEntry> cached;
+  std::optional<io::HttpValidator> live;
+  if (caching) {
+    cached = io::LoadZipCache(key);
+    live = io::VsiValidator(key);
+  }
+  TACO_ASSIGN_OR_RETURN(out.container, OpenVsiFile(path));  // GDAL's stat: cached after VsiValidator
+  if (cached && live && live->size == out.container->size() && io::SameVersion(cached->validator, *live)) {
+    auto header = zip::ParseTacoHeader(HeaderBytes(cached->header), out.container->size(), path);
+    if (header.ok() && MembersFit(*cached, *header)) {
+      out.header = std::move(*header);
+      out.members = std::move(cached->members);
+      out.from_cache = true;
+      return out;
+    }
+  }
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(out.container->size(), zip::kTacoHeaderSize));
+  TACO_ASSIGN_OR_RETURN(std::string prefix, out.container->Read(0, n));
+  TACO_ASSIGN_OR_RETURN(out.header, zip::ParseTacoHeader(prefix, out.container->size(), path));
+  TACO_ASSIGN_OR_RETURN(out.members, FetchMembers(*out.container, out.header));
+  if (caching && live && live->size == out.container->size()) {
+    io::ZipCacheEntry entry;
+    entry.url = key;
+    entry.validator = *live;
+    entry.header = prefix;
+    entry.members = out.members;
+    (void)io::StoreZipCache(entry);  // a cache that cannot be written only costs requests later
+  }
+  return out;
 }
 
 }  // namespace
@@ -71,15 +112,7 @@ std::vector<std::vector<size_t>> GroupHeaderEntries(const std::vector<zip::Heade
 Result<RemoteZipMetadata> FetchRemoteZipMetadata(const std::string& path, bool use_cache) {
   RemoteZipMetadata out;
   const std::optional<std::string> url = io::PlainHttpUrl(path);
-  if (!url) {
-    TACO_ASSIGN_OR_RETURN(out.container, OpenVsiFile(path));
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(out.container->size(), zip::kTacoHeaderSize));
-    TACO_ASSIGN_OR_RETURN(std::string prefix, out.container->Read(0, n));
-    TACO_ASSIGN_OR_RETURN(out.header, zip::ParseTacoHeader(prefix, out.container->size(), path));
-    TACO_ASSIGN_OR_RETURN(out.members, FetchMembers(*out.container, out.header));
-    return out;
-  }
-
+  if (!url) return FetchVsiZipMetadata(path, use_cache && RemoteCacheEnabled());
   std::optional<io::ZipCacheEntry> cached;
   if (use_cache && RemoteCacheEnabled()) cached = io::LoadZipCache(*url);
   TACO_ASSIGN_OR_RETURN(auto reader, io::OpenHttpFile(path, *url, cached ? zip::kTacoHeaderSize : kZipPrefetch));

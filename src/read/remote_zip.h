@@ -7,7 +7,10 @@
 //    (typically 1). A cache entry whose ETag (else size and Last-Modified) and header bytes
 //    match the live object replaces the group GETs: 1 request in all.
 //  * other remote paths (s3://, gs://, az://, /vsi…): through GDAL VSI (its stat, then the
-//    header read and one read per group); no disk cache.
+//    header read and one read per group). With the disk cache on, the object's version comes
+//    from io::VsiValidator (one request that replaces the stat's: size, ETag from GDAL's
+//    "HEADERS" metadata, else Last-Modified/mtime) and a cache entry of that version is used
+//    without reading the header: 1 request in all. The cache key is the /vsi… path.
 // Returns the container reader (unwrapped), the parsed header and every member's bytes in
 // header order (level parquets, then COLLECTION.json), so that nothing more is fetched to
 // query the metadata.

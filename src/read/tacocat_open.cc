@@ -5,6 +5,7 @@
 #include <cctype>
 #include <string>
 
+#include "read/remote_tacocat.h"
 #include "table/engine.h"
 #include "taco/io.h"
 #include "write/tacocat_internal.h"
@@ -67,7 +68,22 @@ Status ParseCollectionInto(Dataset::State& d, const std::string& bytes) {
   return Status::OK();
 }
 
-Status OpenSingleFile(Dataset::State& d, const std::string& file) {
+// A remote TACOCAT: everything fetched up front (read/remote_tacocat.h) and mounted from
+// memory, so that DuckDB makes no further requests.
+Status MountRemote(Dataset::State& d, RemoteLevelFiles meta) {
+  TACO_RETURN_IF_ERROR(ParseCollectionInto(d, meta.collection));
+  for (size_t i = 0; i < meta.levels.size(); ++i) {
+    TACO_RETURN_IF_ERROR(
+        AddLevel(d, static_cast<int>(i), MemoryReader(std::move(meta.levels[i]), std::move(meta.level_names[i]))));
+  }
+  return Status::OK();
+}
+
+Status OpenSingleFile(Dataset::State& d, const std::string& file, bool use_cache) {
+  if (IsRemotePath(file)) {
+    TACO_ASSIGN_OR_RETURN(RemoteLevelFiles meta, FetchRemoteTacocatFile(file, use_cache));
+    return MountRemote(d, std::move(meta));
+  }
   TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(file));
   const size_t n = static_cast<size_t>(std::min<uint64_t>(reader->size(), write::kTacocatHeaderSize));
   std::string prefix(n, '\0');
@@ -85,7 +101,11 @@ Status OpenSingleFile(Dataset::State& d, const std::string& file) {
   return Status::OK();
 }
 
-Status OpenFolder(Dataset::State& d, const std::string& dir) {
+Status OpenFolder(Dataset::State& d, const std::string& dir, bool use_cache) {
+  if (IsRemotePath(dir)) {
+    TACO_ASSIGN_OR_RETURN(RemoteLevelFiles meta, FetchRemoteTacocatFolder(dir, use_cache));
+    return MountRemote(d, std::move(meta));
+  }
   auto collection = OpenRangeReader(dir + "/COLLECTION.json");
   if (!collection.ok()) return Status::NotFound(d.path + ": not a TACOCAT: " + dir + "/COLLECTION.json is missing");
   TACO_ASSIGN_OR_RETURN(std::string json, (*collection)->ReadAll());
@@ -109,13 +129,13 @@ Status OpenTacocat(Dataset::State& state, const OpenOptions& options) {
   Status st;
   if (EqualsNoCase(LastComponent(vsi), write::kTacocatFileName)) {
     base = ParentOf(vsi);
-    st = OpenSingleFile(state, vsi);
+    st = OpenSingleFile(state, vsi, options.use_cache);
   } else if (EndsWithNoCase(vsi, write::kTacocatDirName)) {
     base = ParentOf(vsi);
-    st = OpenFolder(state, vsi);
+    st = OpenFolder(state, vsi, options.use_cache);
   } else {
     base = vsi;
-    st = OpenFolder(state, vsi + "/" + std::string(write::kTacocatDirName));
+    st = OpenFolder(state, vsi + "/" + std::string(write::kTacocatDirName), options.use_cache);
   }
   TACO_RETURN_IF_ERROR(st);
   if (!options.base_path.empty()) base = StripTrailingSlashes(ToVsiPath(options.base_path));

@@ -1,8 +1,11 @@
 // Opening TACOCAT datasets (FORMAT §5.1, §5.4): the `.tacocat/` folder and the single
 // `__TACOCAT__` file. Called by Dataset::Open for DatasetFormat::kTacocat.
 //
-// Contract: fills `state` (collection, levelN_table views over the level Parquets read in
-// place, num_levels) and sets state.vsi_root to the directory holding the source ZIPs
+// Contract: fills `state` (collection, levelN_table views over the level Parquets, num_levels).
+// Local files: the level Parquets are read in place. Remote paths (IsRemotePath): the
+// metadata is fetched up front with parallel requests and the disk cache
+// (read/remote_tacocat.h, honouring OpenOptions::use_cache) and served from memory.
+// Sets state.vsi_root to the directory holding the source ZIPs
 // (without trailing slash): OpenOptions::base_path (as ToVsiPath) when given, else the
 // directory that holds `.tacocat` / `__TACOCAT__`. Sample paths are then
 // `/vsisubfile/{offset}_{size},{vsi_root}/{internal:source_file}`. Errors name the path.

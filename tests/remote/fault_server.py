@@ -5,7 +5,9 @@ URL /<mode>/<file under ROOT>. One line per request is appended to LOG.
 modes: ok (honours Range), 404, 403, 503 (always), flaky (503 on the first request for a
 path, then ok), slow (sleeps 5 s, then ok), truncated (announces the full range, sends
 half and closes), short (206 with a shorter Content-Range than asked), norange (200 with
-the whole body, Range ignored).
+the whole body, Range ignored), delay (sleeps 0.3 s, then ok; appends to LOG.inflight one
+line per delay request: how many delay requests were in flight when it started, itself
+included, so that a client's parallelism shows without timing anything).
 """
 import http.server
 import os
@@ -16,6 +18,7 @@ import time
 PORT, ROOT, LOG = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 seen = set()
 lock = threading.Lock()
+in_flight = 0
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -35,6 +38,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def do_GET(self):
+        global in_flight
         with lock:
             with open(LOG, "a") as f:
                 f.write(self.command + " " + self.path + " " + str(self.headers.get("Range")) + "\n")
@@ -52,6 +56,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return
         if mode == "slow":
             time.sleep(5)
+        if mode == "delay":
+            with lock:
+                in_flight += 1
+                with open(LOG + ".inflight", "a") as f:
+                    f.write("%d\n" % in_flight)
+            try:
+                time.sleep(0.3)
+                self.serve_file(mode, rel)
+            finally:
+                with lock:
+                    in_flight -= 1
+            return
+        self.serve_file(mode, rel)
+
+    def serve_file(self, mode, rel):
         path = os.path.join(ROOT, rel)
         if not os.path.isfile(path):
             self.send_body(404, b"no such file\n")

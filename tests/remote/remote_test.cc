@@ -118,7 +118,9 @@ TEST_F(RemoteTest, WalkingAThreeLevelDatasetCostsOneRequestPerStep) {
       ds = std::move(*opened);
       EXPECT_EQ(*ds->RowCount(), 2);
     });
-    EXPECT_LE(open, zip ? 2u : 3u) << e->LogText();  // FOLDER: COLLECTION.json + level0 + level1..
+    // ZIP: the prefix, then the metadata members together; FOLDER: COLLECTION.json, then its
+    // three levels (named by the pit schema: nothing is probed).
+    EXPECT_EQ(open, zip ? 2u : 4u) << e->LogText();
     ASSERT_NE(ds, nullptr);
     for (int i = 0; i < 2; ++i) {
       Result<Node> r = Status::OK();
@@ -335,6 +337,25 @@ TEST_F(RemoteTest, CachedMetadataCostsOneRequestAndIsRevalidated) {
   CommandResult cc = RunTaco("-q cache clear");
   ASSERT_EQ(cc.exit_code, 0) << cc.err;
   EXPECT_EQ(GetRemoteCacheInfo()->entries, 0u);
+}
+
+TEST_F(RemoteTest, RemoteFolderMetadataIsCachedAndRevalidatedFileByFile) {
+  ASSERT_TRUE(ClearRemoteCache().ok());
+  auto open = [&] {
+    auto ds = Dataset::Open(e->Url("ours3_folder"));
+    ASSERT_TRUE(ds.ok()) << ds.status().ToString();
+    EXPECT_EQ(*(*ds)->RowCount(), 2);
+  };
+  const std::string before = e->LogText();
+  EXPECT_EQ(Count(open), 4u);  // COLLECTION.json + 3 levels, stored
+  EXPECT_EQ(Count(open), 4u);  // each revalidated with a one-byte GET
+  const std::string added = e->LogText().substr(before.size());
+  size_t one_byte = 0;
+  for (size_t at = added.find("\"bytes=0-0\""); at != std::string::npos; at = added.find("\"bytes=0-0\"", at + 1)) {
+    ++one_byte;
+  }
+  EXPECT_EQ(one_byte, 4u) << added;
+  EXPECT_EQ(GetRemoteCacheInfo()->entries, 1u);
 }
 
 // ---- /vsis3/ pointed at nginx ------------------------------------------------------------
