@@ -41,8 +41,24 @@ void PrintPit(const nlohmann::ordered_json& pit) {
   std::cout << "  root: " << root.value("n", 0) << " " << root.value("type", std::string("?")) << "\n";
   const nlohmann::ordered_json hierarchy = pit.value("hierarchy", nlohmann::ordered_json::object());
   for (const auto& [depth, patterns] : hierarchy.items()) {
+    // Below level 1 there is one pattern per FOLDER position of the level above's first
+    // pattern (FORMAT §4.1): name that position so that the lines can be told apart.
+    std::vector<std::string> parents;
+    const std::string above = std::to_string(std::atoi(depth.c_str()) - 1);
+    if (depth != "1" && hierarchy.contains(above) && hierarchy[above].is_array() && !hierarchy[above].empty()) {
+      const auto& parent = hierarchy[above][0];
+      const auto& ids = parent.value("id", nlohmann::ordered_json::array());
+      const auto& types = parent.value("type", nlohmann::ordered_json::array());
+      for (size_t i = 0; i < ids.size() && i < types.size(); ++i) {
+        if (types[i] == "FOLDER" && ids[i].is_string()) parents.push_back(ids[i].get<std::string>());
+      }
+    }
+    size_t k = 0;
     for (const auto& p : patterns) {
-      std::cout << "  level " << depth << ": n " << p.value("n", 0) << ", children";
+      std::cout << "  level " << depth;
+      if (patterns.size() > 1 && k < parents.size()) std::cout << " under " << parents[k];
+      ++k;
+      std::cout << ": n " << p.value("n", 0) << ", children";
       const auto& ids = p.value("id", nlohmann::ordered_json::array());
       const auto& types = p.value("type", nlohmann::ordered_json::array());
       for (size_t i = 0; i < ids.size() && i < types.size(); ++i) {

@@ -1,6 +1,8 @@
 // `taco info` on the upstream fixtures (FORMAT §9.1/§9.2) and on bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "support/paths.h"
@@ -82,6 +84,25 @@ TEST(InfoCommand, HumanOutputNamesFormatAndLevels) {
   EXPECT_NE(r.out.find("format:        zip"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("level 1:       9 rows"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("offset 24694, length 4180  COLLECTION.json"), std::string::npos) << r.out;
+}
+
+TEST(InfoCommand, PitPatternsBelowLevelOneNameTheirParentPosition) {
+  TempDir dir;
+  for (const std::string t : {"t0", "t1"}) {
+    const std::string folder = dir / ("src/r0/" + t);
+    std::filesystem::create_directories(folder);
+    WriteFile(folder + "/" + t + ".bin", "x");
+  }
+  WriteFile(dir / "c.json", R"({"id": "x", "dataset_version": "1", "description": "d", "licenses": ["x"],
+    "providers": [{"name": "p"}], "tasks": ["other"]})");
+  const std::string zip = dir / "o.tacozip";
+  CommandResult made = RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(zip) + " --collection " +
+                               ShellQuote(dir / "c.json"));
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  CommandResult r = RunTaco("info " + ShellQuote(zip));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("level 2 under t0: n 1, children t0.bin (FILE)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("level 2 under t1: n 1, children t1.bin (FILE)"), std::string::npos) << r.out;
 }
 
 TEST(InfoCommand, MissingPathIsExit2WithOneLine) {
