@@ -7,7 +7,8 @@
 //  * TACOCAT: <RemoteCacheDir()>/tacocat/<16 hex of FNV-1a(url)>.bin holding a JSON line
 //    {url, files:[{name, size, etag, last_modified, parts:[sizes]}]} then every file's parts
 //    back to back. A `.tacocat/` folder caches one file per object (COLLECTION.json,
-//    level{i}.parquet; one part each), a `__TACOCAT__` one file whose parts are its 128
+//    level{i}.parquet; one part each), and so does a remote FOLDER dataset (COLLECTION.json,
+//    METADATA/level{i}.parquet); a `__TACOCAT__` caches one file whose parts are its 128
 //    header bytes, level0..levelN and COLLECTION.json.
 // Entries are written atomically (temporary file + rename); a damaged, truncated or foreign
 // entry reads as absent. Callers validate an entry against the live object (ETag, else size
