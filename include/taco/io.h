@@ -129,6 +129,19 @@ Result<std::string> InProcessGdalPath(const std::string& gdal_path, const std::s
 // True for http(s)://, s3://, gs://, az://, azure://, oss://, swift:// URLs and /vsi… paths.
 bool IsRemotePath(std::string_view path);
 
+// FORMAT §6.2 `/vsisubfile/<offset>_<size>,<root>`: split at the FIRST comma, then the
+// range at its first '_'; both numbers plain decimal (at most 19 digits). nullopt for any
+// other path, including a malformed /vsisubfile/ one.
+struct VsiSubfile {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  std::string root;
+};
+std::optional<VsiSubfile> ParseVsiSubfile(std::string_view path);
+
+// True for a non-empty run of at most 19 ASCII digits, stored in `out`.
+bool ParseDecimal(std::string_view digits, uint64_t* out);
+
 // FORMAT §6.2: `http(s)://x` → `/vsicurl/http(s)://x`, `s3://` → `/vsis3/`, `gs://` →
 // `/vsigs/`, `az://`/`azure://` → `/vsiaz/`, `oss://` → `/vsioss/`, `swift://` →
 // `/vsiswift/`; `/vsi…` paths unchanged; a local path becomes absolute and normalised

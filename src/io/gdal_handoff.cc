@@ -320,41 +320,6 @@ Status InstallHandlerOnce() {
 
 // ---- parsing ----------------------------------------------------------------------------
 
-bool ParseUint(std::string_view s, uint64_t* out) {
-  if (s.empty() || s.size() > 19) return false;
-  uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(c - '0');
-  }
-  *out = v;
-  return true;
-}
-
-struct Window {
-  uint64_t offset = 0;
-  uint64_t size = 0;
-  std::string root;
-};
-
-// "/vsisubfile/<offset>_<size>,<root>" (split at the first comma, FORMAT §6.2).
-std::optional<Window> ParseVsiSubfile(std::string_view path) {
-  constexpr std::string_view kSub = "/vsisubfile/";
-  if (path.substr(0, kSub.size()) != kSub) return std::nullopt;
-  path.remove_prefix(kSub.size());
-  const size_t comma = path.find(',');
-  if (comma == std::string_view::npos) return std::nullopt;
-  const std::string_view range = path.substr(0, comma);
-  const size_t underscore = range.find('_');
-  Window w;
-  if (underscore == std::string_view::npos || !ParseUint(range.substr(0, underscore), &w.offset) ||
-      !ParseUint(range.substr(underscore + 1), &w.size)) {
-    return std::nullopt;
-  }
-  w.root = std::string(path.substr(comma + 1));
-  return w;
-}
-
 std::string LeafFor(const std::string& leaf, const std::string& gdal_path) {
   std::string out = leaf;
   if (out.empty()) {
@@ -373,7 +338,7 @@ std::string LeafFor(const std::string& leaf, const std::string& gdal_path) {
 Result<std::string> InProcessGdalPath(const std::string& gdal_path, const std::string& leaf) {
   TACO_RETURN_IF_ERROR(InstallHandlerOnce());
   if (gdal_path.rfind(kPrefix, 0) == 0) return gdal_path;  // already ours
-  const std::optional<Window> window = ParseVsiSubfile(gdal_path);
+  const std::optional<VsiSubfile> window = ParseVsiSubfile(gdal_path);
   if (!window && gdal_path.rfind("/vsisubfile/", 0) == 0) {
     return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
   }

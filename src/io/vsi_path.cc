@@ -85,4 +85,32 @@ std::string ToVsiPath(std::string_view path) {
   return LocalVsiPath(path);
 }
 
+bool ParseDecimal(std::string_view digits, uint64_t* out) {
+  if (digits.empty() || digits.size() > 19) return false;
+  uint64_t v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *out = v;
+  return true;
+}
+
+std::optional<VsiSubfile> ParseVsiSubfile(std::string_view path) {
+  constexpr std::string_view kPrefix = "/vsisubfile/";
+  if (path.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  path.remove_prefix(kPrefix.size());
+  const size_t comma = path.find(',');
+  if (comma == std::string_view::npos) return std::nullopt;
+  const std::string_view range = path.substr(0, comma);
+  const size_t underscore = range.find('_');
+  VsiSubfile out;
+  if (underscore == std::string_view::npos || !ParseDecimal(range.substr(0, underscore), &out.offset) ||
+      !ParseDecimal(range.substr(underscore + 1), &out.size)) {
+    return std::nullopt;
+  }
+  out.root = std::string(path.substr(comma + 1));
+  return out;
+}
+
 }  // namespace taco

@@ -18,40 +18,6 @@ namespace {
 constexpr std::string_view kVsiSubfile = "/vsisubfile/";
 constexpr std::string_view kMetaSuffix = "/__meta__";
 
-struct SubfileRef {
-  uint64_t offset = 0;
-  uint64_t size = 0;
-  std::string root;
-};
-
-bool ParseUint(std::string_view s, uint64_t* out) {
-  if (s.empty() || s.size() > 19) return false;
-  uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(c - '0');
-  }
-  *out = v;
-  return true;
-}
-
-// FORMAT §6.2 parse_vsi_subfile: split at the FIRST comma, then offset_size at the first '_'.
-std::optional<SubfileRef> ParseSubfile(std::string_view path) {
-  if (path.substr(0, kVsiSubfile.size()) != kVsiSubfile) return std::nullopt;
-  path.remove_prefix(kVsiSubfile.size());
-  const size_t comma = path.find(',');
-  if (comma == std::string_view::npos) return std::nullopt;
-  std::string_view range = path.substr(0, comma);
-  const size_t underscore = range.find('_');
-  if (underscore == std::string_view::npos) return std::nullopt;
-  SubfileRef ref;
-  if (!ParseUint(range.substr(0, underscore), &ref.offset) || !ParseUint(range.substr(underscore + 1), &ref.size)) {
-    return std::nullopt;
-  }
-  ref.root = std::string(path.substr(comma + 1));
-  return ref;
-}
-
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -59,7 +25,7 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 // The bytes at a GDAL path of the dataset: a /vsisubfile/ range (through the already open
 // container when it is ours: one ranged read) or a whole file.
 Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gdal_path) {
-  if (auto ref = ParseSubfile(gdal_path)) {
+  if (auto ref = ParseVsiSubfile(gdal_path)) {
     RangeReaderPtr reader = s.container;
     if (reader == nullptr || ref->root != s.vsi_root) {
       TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(ref->root));
@@ -105,7 +71,7 @@ Result<int64_t> CurrentId(const Dataset::State& s, const Table& row, int level, 
 // Children of a FOLDER row, from its __meta__ (and the cascade-filtered level, if any).
 Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int level, const std::string& gdal_path) {
   const Dataset::State& s = *ctx.state;
-  auto ref = ParseSubfile(gdal_path);
+  auto ref = ParseVsiSubfile(gdal_path);
   std::string meta_path = gdal_path;
   if (!ref && !EndsWith(meta_path, kMetaSuffix)) meta_path += kMetaSuffix;
   TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path));

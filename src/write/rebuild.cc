@@ -35,17 +35,6 @@ std::string QuoteSql(std::string_view s) {
   return out + "'";
 }
 
-bool ParseUint(std::string_view s, uint64_t* out) {
-  if (s.empty() || s.size() > 19) return false;
-  uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(c - '0');
-  }
-  *out = v;
-  return true;
-}
-
 // State of one rebuild: the source, where sample bytes come from, column descriptions.
 class Rebuilder {
  public:
@@ -82,7 +71,7 @@ class Rebuilder {
     const std::string where = parent_path.empty() ? id : parent_path + "/" + id;
     if (IsPaddingId(id)) {
       uint64_t k = 0;
-      if (!ParseUint(std::string_view(id).substr(kPaddingPrefix.size()), &k) || type != "FILE") {
+      if (!ParseDecimal(std::string_view(id).substr(kPaddingPrefix.size()), &k) || type != "FILE") {
         return Error(where, Status::InvalidArgument("malformed padding sample (expected a FILE '__TACOPAD__<k>')"));
       }
       return Sample::Padding(static_cast<size_t>(k));
@@ -187,19 +176,11 @@ class Rebuilder {
   }
 
   Result<Sample> FileSample(const std::string& id, const std::string& gdal_path, const std::string& where) {
-    if (StartsWith(gdal_path, kSubfilePrefix)) {
-      std::string_view rest = std::string_view(gdal_path).substr(kSubfilePrefix.size());
-      const size_t comma = rest.find(',');
-      const size_t underscore = rest.find('_');
-      uint64_t offset = 0, size = 0;
-      if (comma == std::string_view::npos || underscore == std::string_view::npos || underscore > comma ||
-          !ParseUint(rest.substr(0, underscore), &offset) ||
-          !ParseUint(rest.substr(underscore + 1, comma - underscore - 1), &size)) {
-        return Status::Corruption("malformed GDAL path '" + gdal_path + "'");
-      }
-      TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, Reader(std::string(rest.substr(comma + 1))));
-      return Sample::FromRange(id, reader, offset, size);
+    if (auto sub = ParseVsiSubfile(gdal_path)) {
+      TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, Reader(sub->root));
+      return Sample::FromRange(id, reader, sub->offset, sub->size);
     }
+    if (StartsWith(gdal_path, kSubfilePrefix)) return Status::Corruption("malformed GDAL path '" + gdal_path + "'");
     if (IsRemotePath(gdal_path)) {
       TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(gdal_path));
       return Sample::FromRange(id, reader, 0, reader->size());
@@ -266,7 +247,7 @@ Result<Taco> RebuildTaco(const Dataset& view, const Dataset& source, const Rebui
       for (const Value& v : pads->columns[0].values) {
         uint64_t k = 0;
         if (v.is<std::string>() &&
-            ParseUint(std::string_view(v.get<std::string>()).substr(kPaddingPrefix.size()), &k)) {
+            ParseDecimal(std::string_view(v.get<std::string>()).substr(kPaddingPrefix.size()), &k)) {
           samples.push_back(Sample::Padding(static_cast<size_t>(k)));
         }
       }

@@ -178,3 +178,29 @@ TEST(VsiFileTest, ConcurrentReadAtUsesHandlePool) {
 
 }  // namespace
 }  // namespace taco
+
+namespace taco {
+namespace {
+
+TEST(VsiSubfileTest, ParsesAtTheFirstCommaAndRefusesMalformedRanges) {
+  auto sub = ParseVsiSubfile("/vsisubfile/210_23971,/vsicurl/http://h/a,b.tacozip");
+  ASSERT_TRUE(sub.has_value());
+  EXPECT_EQ(sub->offset, 210u);
+  EXPECT_EQ(sub->size, 23971u);
+  EXPECT_EQ(sub->root, "/vsicurl/http://h/a,b.tacozip");
+  for (const char* bad : {"/vsisubfile/12x_3,/a", "/vsisubfile/12_,/a", "/vsisubfile/_3,/a", "/vsisubfile/12_3",
+                          "/vsisubfile/12-3,/a", "/vsisubfile/99999999999999999999_1,/a", "/vsicurl/http://h/x",
+                          "DATA/x"}) {
+    EXPECT_FALSE(ParseVsiSubfile(bad).has_value()) << bad;
+  }
+  uint64_t v = 0;
+  EXPECT_TRUE(ParseDecimal("0", &v));
+  EXPECT_EQ(v, 0u);
+  EXPECT_TRUE(ParseDecimal("9223372036854775807", &v));
+  EXPECT_EQ(v, 9223372036854775807u);
+  EXPECT_FALSE(ParseDecimal("", &v));
+  EXPECT_FALSE(ParseDecimal("+1", &v));
+}
+
+}  // namespace
+}  // namespace taco
