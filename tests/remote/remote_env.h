@@ -24,6 +24,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "servers.h"
 #include "support/paths.h"
@@ -84,6 +85,11 @@ class RemoteTest : public ::testing::Test {
 // Text tables cut long cells, so the `internal:gdal_vsi` column (the only one that names the
 // location) is dropped from every line of a table that has it.
 std::string DropGdalVsiColumn(const std::string& text);
+// `taco --no-cache <command> <path> [keys…]` on `local` and on `url`, for `args` =
+// "<command> [keys…]" ("sql" runs 'SELECT * FROM data ORDER BY 1'). Both must exit 0 with
+// output (else the test fails). Returns {local output, url output}.
+std::pair<std::string, std::string> RunOnLocalAndUrl(const std::string& args, const std::string& local,
+                                                     const std::string& url);
 // `s` with every `from` replaced by `to`.
 std::string Replace(std::string s, const std::string& from, const std::string& to);
 

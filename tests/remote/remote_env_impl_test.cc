@@ -157,6 +157,19 @@ std::string DropGdalVsiColumn(const std::string& text) {
   return out;
 }
 
+std::pair<std::string, std::string> RunOnLocalAndUrl(const std::string& args, const std::string& local,
+                                                     const std::string& url) {
+  const std::string cmd = args.substr(0, args.find(' '));
+  std::string rest = args.size() > cmd.size() ? args.substr(cmd.size()) : "";
+  if (cmd == "sql") rest = " 'SELECT * FROM data ORDER BY 1'";
+  CommandResult a = RunTaco("--no-cache " + cmd + " " + ShellQuote(local) + rest);
+  CommandResult b = RunTaco("--no-cache " + cmd + " " + ShellQuote(url) + rest);
+  EXPECT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_FALSE(a.out.empty());
+  return {a.out, b.out};
+}
+
 std::string Replace(std::string s, const std::string& from, const std::string& to) {
   if (from.empty()) return s;
   for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {

@@ -136,7 +136,9 @@ TEST_F(RemoteTest, WalkingAThreeLevelDatasetCostsOneRequestPerStep) {
         Result<Node> f = t->children->Read(int64_t{k});
         ASSERT_TRUE(f.ok()) << f.status().ToString();
         ASSERT_TRUE(f->is_file());
-        EXPECT_EQ(f->id, "f" + std::to_string(k) + ".bin");
+        std::string expected_id = "f";
+        expected_id += std::to_string(k);
+        EXPECT_EQ(f->id, expected_id + ".bin");
         std::string bytes;
         EXPECT_EQ(Count([&] {
                     auto got = ds->ReadBytes(*f);
@@ -280,16 +282,9 @@ TEST_F(RemoteTest, CliGivesTheSameAnswersOnAUrlAsOnTheLocalFile) {
          {std::string("info"), std::string("ls"), std::string("sql"), std::string("read " + c.read_keys),
           std::string("cat " + c.cat_keys)}) {
       SCOPED_TRACE(args);
-      std::string cmd = args.substr(0, args.find(' '));
-      std::string rest = args.size() > cmd.size() ? args.substr(cmd.size()) : "";
-      if (cmd == "sql") rest = " 'SELECT * FROM data ORDER BY 1'";
-      CommandResult a = RunTaco("--no-cache " + cmd + " " + ShellQuote(local) + rest);
-      CommandResult b = RunTaco("--no-cache " + cmd + " " + ShellQuote(url) + rest);
-      ASSERT_EQ(a.exit_code, 0) << a.err;
-      ASSERT_EQ(b.exit_code, 0) << b.err;
-      EXPECT_FALSE(a.out.empty());
-      EXPECT_EQ(DropGdalVsiColumn(Replace(Replace(a.out, local_root, "<ROOT>"), local, "<ROOT>")),
-                DropGdalVsiColumn(Replace(Replace(b.out, url_root, "<ROOT>"), url, "<ROOT>")));
+      const auto [a, b] = RunOnLocalAndUrl(args, local, url);
+      EXPECT_EQ(DropGdalVsiColumn(Replace(Replace(a, local_root, "<ROOT>"), local, "<ROOT>")),
+                DropGdalVsiColumn(Replace(Replace(b, url_root, "<ROOT>"), url, "<ROOT>")));
     }
   }
 }

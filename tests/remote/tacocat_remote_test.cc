@@ -218,17 +218,10 @@ TEST_F(TacocatRemoteTest, CliGivesTheSameAnswersOnAUrlAsOnTheLocalPath) {
     };
     for (const std::string args : {"info", "sql", "read 0", "read 0 0", "cat 0 0 0"}) {
       SCOPED_TRACE(args);
-      std::string cmd = args.substr(0, args.find(' '));
-      std::string rest = args.size() > cmd.size() ? args.substr(cmd.size()) : "";
-      if (cmd == "sql") rest = " 'SELECT * FROM data ORDER BY 1'";
-      CommandResult a = RunTaco("--no-cache " + cmd + " " + ShellQuote(local) + rest);
-      CommandResult b = RunTaco("--no-cache " + cmd + " " + ShellQuote(url) + rest);
-      ASSERT_EQ(a.exit_code, 0) << a.err;
-      ASSERT_EQ(b.exit_code, 0) << b.err;
-      EXPECT_FALSE(a.out.empty());
-      EXPECT_EQ(normalise(a.out, local, e->Local(dir)), normalise(b.out, url, e->Url(dir)));
-      if (cmd == "cat") {
-        EXPECT_EQ(b.out, std::string(20000, Ours3Byte(0, 0, 0)));
+      const auto [a, b] = RunOnLocalAndUrl(args, local, url);
+      EXPECT_EQ(normalise(a, local, e->Local(dir)), normalise(b, url, e->Url(dir)));
+      if (args.rfind("cat", 0) == 0) {
+        EXPECT_EQ(b, std::string(20000, Ours3Byte(0, 0, 0)));
       }
     }
     // A sample of the second source ZIP (part_b: bytes shifted by 8).
