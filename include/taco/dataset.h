@@ -190,6 +190,10 @@ class Dataset {
   Result<std::vector<std::string>> Columns() const;
 
   // ---- navigation (FORMAT §6.8) ----------------------------------------------------------
+  // The level-0 sample at a position or with an id (the first one, in view order). The first
+  // call is one query; from the second call on, a view of at most 1,000,000 rows is kept in
+  // memory (one query, then about the size of its table) and lookups cost no query. A
+  // Dataset is not thread-safe.
   Result<Node> Read(const SampleKey& key) const;
   // Follows `keys` level by level (empty → InvalidArgument).
   Result<Node> ReadPath(const std::vector<SampleKey>& keys) const;
@@ -211,6 +215,11 @@ class Dataset {
   std::string data_view_;  // internal:* hidden
   std::shared_ptr<Frame::Context> context_;
   mutable std::optional<nlohmann::ordered_json> derived_collection_;
+  // Level-0 rows of this view kept in memory for Read() (navigation.cc): built on the second
+  // Read() when the view has at most kMaxCachedRows rows, so that a lookup costs no query.
+  struct RowCache;
+  mutable std::shared_ptr<const RowCache> row_cache_;
+  mutable int reads_before_cache_ = 0;
 };
 
 }  // namespace taco

@@ -1,6 +1,8 @@
 // Navigation (FORMAT §6.8): Dataset::Read / ReadPath / ReadBytes and Frame.
+#include <limits>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "read/dataset_state.h"
@@ -211,17 +213,70 @@ Result<std::string> Frame::ReadBytes(const SampleKey& key) const {
 
 // ---- Dataset ----------------------------------------------------------------------------
 
-Result<Node> Dataset::Read(const SampleKey& key) const {
-  std::string sql;
-  if (const auto* index = std::get_if<int64_t>(&key)) {
-    if (*index < 0) return state_->Error("index " + std::to_string(*index) + " is negative");
-    sql = "SELECT * FROM " + view_ + " LIMIT 1 OFFSET " + std::to_string(*index);
-  } else {
-    sql = "SELECT * FROM " + view_ + " WHERE id = " + QuoteString(std::get<std::string>(key)) + " LIMIT 1";
+struct Dataset::RowCache {
+  Table rows;
+  std::unordered_map<std::string, size_t> first_with_id;
+
+  // The row a key names, or nullopt.
+  std::optional<size_t> Find(const SampleKey& key) const {
+    if (const auto* index = std::get_if<int64_t>(&key)) {
+      if (*index < 0 || static_cast<uint64_t>(*index) >= rows.num_rows()) return std::nullopt;
+      return static_cast<size_t>(*index);
+    }
+    auto it = first_with_id.find(std::get<std::string>(key));
+    if (it == first_with_id.end()) return std::nullopt;
+    return it->second;
   }
-  auto rows = state_->engine->Query(sql);
-  if (!rows.ok()) return state_->Prefixed(rows.status());
-  if (rows->num_rows() == 0) {
+};
+
+namespace {
+constexpr int64_t kMaxCachedRows = 1000000;
+}  // namespace
+
+Result<Node> Dataset::Read(const SampleKey& key) const {
+  if (const auto* index = std::get_if<int64_t>(&key); index != nullptr && *index < 0) {
+    return state_->Error("index " + std::to_string(*index) + " is negative");
+  }
+  if (row_cache_ == nullptr && ++reads_before_cache_ >= 2) {
+    reads_before_cache_ = std::numeric_limits<int>::min();  // decide once
+    TACO_ASSIGN_OR_RETURN(int64_t count, RowCount());
+    if (count <= kMaxCachedRows) {
+      auto rows = state_->engine->Query("SELECT * FROM " + view_);
+      if (!rows.ok()) return state_->Prefixed(rows.status());
+      auto cache = std::make_shared<RowCache>();
+      cache->rows = std::move(*rows);
+      if (cache->rows.FindColumn("id") >= 0) {
+        const Column& ids = cache->rows.column("id");
+        for (size_t i = 0; i < ids.values.size(); ++i) {
+          if (ids.values[i].is<std::string>()) cache->first_with_id.emplace(ids.values[i].get<std::string>(), i);
+        }
+      }
+      row_cache_ = std::move(cache);
+    }
+  }
+  const Table* rows = nullptr;
+  size_t row = 0;
+  Table queried;
+  if (row_cache_ != nullptr) {
+    if (std::optional<size_t> found = row_cache_->Find(key)) {
+      rows = &row_cache_->rows;
+      row = *found;
+    }
+  } else {
+    std::string sql = "SELECT * FROM " + view_;
+    if (const auto* index = std::get_if<int64_t>(&key)) {
+      sql += " LIMIT 1 OFFSET " + std::to_string(*index);
+    } else {
+      sql += " WHERE id = " + QuoteString(std::get<std::string>(key)) + " LIMIT 1";
+    }
+    auto result = state_->engine->Query(sql);
+    if (!result.ok()) return state_->Prefixed(result.status());
+    if (result->num_rows() > 0) {
+      queried = std::move(*result);
+      rows = &queried;
+    }
+  }
+  if (rows == nullptr) {
     if (std::holds_alternative<std::string>(key)) {
       return Status::NotFound(state_->path + ": no sample with id " + KeyText(key) + " at level 0");
     }
@@ -229,7 +284,7 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
     return state_->Error("index " + KeyText(key) + " out of range: the dataset has " + std::to_string(count) +
                          " rows");
   }
-  return NodeFromRow(context_, 0, *rows, 0);
+  return NodeFromRow(context_, 0, *rows, row);
 }
 
 Result<Node> Dataset::ReadPath(const std::vector<SampleKey>& keys) const {

@@ -86,6 +86,52 @@ TEST(Navigation, DerivedViewsNavigateTheirOwnRows) {
   EXPECT_EQ(ValueOrDie(asia->ReadBytes(ValueOrDie(node.children->Read("item_2")))), "data_asia_2");
 }
 
+// From the second Read() on, a Dataset answers from rows kept in memory: every key must give
+// what a fresh Dataset (whose first Read() is a query) gives, errors included.
+TEST(Navigation, RowsKeptInMemoryGiveTheSameAnswersAsQueries) {
+  for (const std::string& path : {FlatZip(), NestedZip(), NestedFolder()}) {
+    SCOPED_TRACE(path);
+    auto warm = OpenOrDie(path);
+    const int64_t n = ValueOrDie(warm->RowCount());
+    std::vector<SampleKey> keys;
+    for (int64_t i = 0; i < n; ++i) keys.emplace_back(i);
+    for (int64_t i = 0; i < n; ++i) keys.emplace_back(ValueOrDie(warm->Read(i)).id);
+    for (const SampleKey& key : keys) {
+      auto cold = OpenOrDie(path);
+      Node expected = ValueOrDie(cold->Read(key));
+      Node got = ValueOrDie(warm->Read(key));
+      EXPECT_EQ(got.id, expected.id);
+      EXPECT_EQ(got.type, expected.type);
+      EXPECT_EQ(got.gdal_path, expected.gdal_path);
+      EXPECT_EQ(got.row.columns.size(), expected.row.columns.size());
+      for (size_t c = 0; c < got.row.columns.size() && c < expected.row.columns.size(); ++c) {
+        EXPECT_EQ(got.row.columns[c].name, expected.row.columns[c].name);
+        EXPECT_EQ(got.row.columns[c].values, expected.row.columns[c].values) << got.row.columns[c].name;
+      }
+      EXPECT_EQ(got.children == nullptr, expected.children == nullptr);
+      if (got.children && expected.children) {
+        EXPECT_EQ(got.children->num_rows(), expected.children->num_rows());
+      }
+    }
+    for (const SampleKey& bad : {SampleKey(n), SampleKey(std::string("nope"))}) {
+      auto cold = OpenOrDie(path);
+      auto expected = cold->Read(bad);
+      auto got = warm->Read(bad);
+      ASSERT_FALSE(got.ok());
+      ASSERT_FALSE(expected.ok());
+      EXPECT_EQ(got.status().ToString(), expected.status().ToString());
+    }
+  }
+  // A derived view keeps its own rows.
+  auto ds = OpenOrDie(NestedZip());
+  auto asia = ValueOrDie(ds->Sql("SELECT * FROM data WHERE region = 'asia'"));
+  EXPECT_EQ(ValueOrDie(asia->Read(0)).id, "asia");
+  EXPECT_EQ(ValueOrDie(asia->Read(0)).id, "asia");
+  EXPECT_FALSE(asia->Read(int64_t{1}).ok());
+  EXPECT_FALSE(asia->Read("europe").ok());
+  EXPECT_EQ(ValueOrDie(ds->Read(int64_t{1})).id, ValueOrDie(OpenOrDie(NestedZip())->Read(int64_t{1})).id);
+}
+
 TEST(Navigation, Errors) {
   auto ds = OpenOrDie(NestedZip());
   auto negative = ds->Read(int64_t{-1});
