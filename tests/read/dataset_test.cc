@@ -128,6 +128,36 @@ TEST(DatasetViews, PaddingHiddenByLiteralPrefixOnly) {
   EXPECT_EQ(ValueOrDie(ds->ReadBytes(ValueOrDie(ds->Read("xxTACOPADyy_1")))), "B");
 }
 
+// RowCount() of a whole dataset counts padding by a range of ids; it must agree with the
+// view's prefix test around the range's edges, and keep rows without an id.
+TEST(DatasetViews, RowCountAgreesWithThePaddingPrefixTestAtTheEdges) {
+  TempDir dir;
+  auto engine = ValueOrDie(table::Engine::Open());
+  const std::vector<Value> ids = {Value("a"),           Value("__TACOPAD_"),  Value("__TACOPAD__"),
+                                  Value("__TACOPAD__9"), Value("__TACOPAD_`x"), Value("__TACOPAD_^"),
+                                  Value(),               Value("__TACOPAD__0"), Value("Z")};
+  Table level0;
+  level0.columns.push_back({"id", DataType::String(), ids});
+  Column type{"type", DataType::String(), {}}, current{"internal:current_id", DataType::Int64(), {}};
+  for (size_t i = 0; i < ids.size(); ++i) {
+    type.values.emplace_back("FILE");
+    current.values.emplace_back(static_cast<int64_t>(i));
+  }
+  level0.columns.push_back(type);
+  level0.columns.push_back(current);
+  current.name = "internal:parent_id";
+  level0.columns.push_back(current);
+  ASSERT_EQ(std::system(("mkdir -p " + testing::ShellQuote(dir / "ds/METADATA")).c_str()), 0);
+  testing::WriteFile(dir / "ds/METADATA/level0.parquet", ValueOrDie(engine->ToParquet(level0)));
+  testing::WriteFile(dir / "ds/COLLECTION.json", R"({"id": "pad", "taco:pit_schema": {"root": {"n": 9, "type": "FILE"}}})");
+  auto ds = OpenOrDie(dir / "ds");
+  ASSERT_NE(ds, nullptr);
+  // Padding: "__TACOPAD__", "__TACOPAD__9", "__TACOPAD__0".
+  EXPECT_EQ(ValueOrDie(ds->RowCount()), 6);
+  auto scanned = ValueOrDie(ds->Sql("SELECT * FROM data_raw"));
+  EXPECT_EQ(ValueOrDie(scanned->RowCount()), 6);
+}
+
 // Records every byte range read from the container.
 class RecordingReader final : public RangeReader {
  public:
