@@ -26,6 +26,7 @@ struct CreateArgs {
   bool non_strict = false;
   std::string split_size = "4GB";
   std::vector<std::string> group_by;
+  bool no_consolidate = false;
   std::string format = "auto";
 };
 
@@ -62,6 +63,7 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
                                             : OutputFormat::kAuto;
   create.split_size = *split_size;
   create.group_by = args.group_by;
+  create.consolidate = !args.no_consolidate;
   Result<std::vector<std::string>> written = Status::Internal("not written");
   {
     ProgressBar bar("writing", ProgressBar::Unit::kBytes, show_progress);
@@ -113,6 +115,9 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--group-by", args->group_by, "ZIP only: one ZIP per value of these level-0 columns")
       ->delimiter(',')
       ->allow_extra_args(false);
+  cmd->add_flag("--no-consolidate", args->no_consolidate,
+                "ZIP only: when --split-size or --group-by makes more than one ZIP, do not also write "
+                "`.tacocat/` beside them (consolidate later with `taco tacocat`)");
   cmd->add_option("--format", args->format, "zip, folder, or auto (from OUT's extension)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "zip", "folder"}));

@@ -100,6 +100,19 @@ TEST_F(TacocatCliTest, CreateSplitWritesTacocat) {
   CheckConsolidated(dir_ / "out");
 }
 
+TEST_F(TacocatCliTest, NoConsolidateWritesOnlyTheParts) {
+  auto created = RunTaco("create " + ShellQuote(dir_ / "src") + " " + ShellQuote(dir_ / "solo/ds.tacozip") +
+                         " --collection " + ShellQuote(dir_ / "collection.json") + " --split-size 1K --no-consolidate");
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  EXPECT_TRUE(fs::exists(dir_ / "solo/ds_part0001.tacozip"));
+  EXPECT_TRUE(fs::exists(dir_ / "solo/ds_part0003.tacozip"));
+  EXPECT_FALSE(fs::exists(dir_ / "solo/.tacocat"));
+  auto r = RunTaco("tacocat " + ShellQuote(dir_ / "solo/ds_part0001.tacozip") + " " +
+                   ShellQuote(dir_ / "solo/ds_part0002.tacozip") + " " + ShellQuote(dir_ / "solo/ds_part0003.tacozip"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Count(dir_ / "solo/.tacocat"), 3);
+}
+
 TEST_F(TacocatCliTest, TacocatFolder) {
   fs::remove_all(dir_ / "out/.tacocat");
   auto r = RunTaco("tacocat" + PartArgs());
