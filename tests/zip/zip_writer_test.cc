@@ -42,6 +42,36 @@ std::string RandomBytes(size_t n, unsigned seed) {
   return s;
 }
 
+// Crc32() (carry-less multiplication on CPUs that have it) equals zlib's crc32 for every
+// length around the 16- and 64-byte folding steps, any start offset (alignment) and any
+// starting CRC, and when a buffer is fed in pieces.
+TEST(Crc32Test, MatchesZlibAtEveryLengthOffsetAndSeed) {
+  std::mt19937 rng(42);
+  std::string data(70000, '\0');
+  for (char& c : data) c = static_cast<char>(rng());
+  auto zlib = [&](uint32_t seed, size_t offset, size_t n) {
+    return static_cast<uint32_t>(
+        crc32(seed, reinterpret_cast<const Bytef*>(data.data() + offset), static_cast<uInt>(n)));
+  };
+  for (size_t n = 0; n <= 300; ++n) {
+    for (size_t offset : {size_t{0}, size_t{1}, size_t{7}, size_t{15}}) {
+      for (uint32_t seed : {0u, 0xFFFFFFFFu, 0x12345678u}) {
+        ASSERT_EQ(Crc32(seed, data.data() + offset, n), zlib(seed, offset, n))
+            << "n=" << n << " offset=" << offset << " seed=" << seed;
+      }
+    }
+  }
+  for (size_t n : {size_t{1023}, size_t{4096}, size_t{65536}, size_t{69999}}) {
+    EXPECT_EQ(Crc32(0, data.data() + 1, n), zlib(0, 1, n)) << n;
+  }
+  uint32_t pieces = 0;
+  for (size_t at = 0; at < data.size(); at += 777) {
+    pieces = Crc32(pieces, data.data() + at, std::min<size_t>(777, data.size() - at));
+  }
+  EXPECT_EQ(pieces, zlib(0, 0, data.size()));
+  EXPECT_EQ(Crc32(0, std::string(1000, '\0').data(), 1000), Crc32Zeros(1000));
+}
+
 TEST(Crc32Test, ZerosMatchZlib) {
   for (uint64_t n : {0u, 1u, 2u, 3u, 7u, 1000u, 4096u, (1u << 20) + 7, 3u << 20}) {
     EXPECT_EQ(Crc32Zeros(n), ZlibCrc(std::string(n, '\0'))) << n;
