@@ -1,6 +1,8 @@
 // The disk cache of remote dataset metadata: see cache.h and taco/io.h.
 #include "io/cache.h"
 
+#include "io/vsi_defaults.h"
+
 #include <cpl_error.h>
 #include <cpl_string.h>
 #include <cpl_vsi.h>
@@ -229,6 +231,7 @@ Status StoreTacocatCache(const TacocatCacheEntry& entry) {
 
 std::optional<HttpValidator> VsiValidator(const std::string& vsi_path) {
   QuietGdal quiet;
+  ScopedNoReaddir no_readdir;
   VSICurlPartialClearCache(vsi_path.c_str());
   HttpValidator v;
   if (char** headers = VSIGetFileMetadata(vsi_path.c_str(), "HEADERS", nullptr)) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "io/range_check.h"
+#include "io/vsi_defaults.h"
 #include "taco/io.h"
 
 namespace taco {
@@ -69,6 +70,7 @@ class VsiFileReader final : public RangeReader {
     TACO_RETURN_IF_ERROR(io::CheckRange(name_, offset, n, size_));
     if (n == 0) return Status::OK();
     QuietGdalErrors quiet;
+    io::ScopedNoReaddir no_readdir;
     VSILFILE* fp = Take();
     if (fp == nullptr) {
       fp = VSIFOpenExL(vsi_path_.c_str(), "rb", TRUE);
@@ -160,6 +162,7 @@ Result<RangeReaderPtr> OpenVsiFile(const std::string& path_or_url) {
   if (path_or_url.empty()) return Status::InvalidArgument("<empty path>: no file name given");
   std::string vsi_path = ToVsiPath(path_or_url);
   QuietGdalErrors quiet;
+  io::ScopedNoReaddir no_readdir;
   VSIStatBufL st;
   const int flags = VSI_STAT_EXISTS_FLAG | VSI_STAT_NATURE_FLAG | VSI_STAT_SIZE_FLAG | VSI_STAT_SET_ERROR_FLAG;
   if (VSIStatExL(vsi_path.c_str(), &st, flags) != 0) {
