@@ -3,6 +3,7 @@
 // Prints the paths written, one per line; errors exit 2 and leave nothing at OUT.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@ struct CreateArgs {
   std::string order;
   std::vector<std::string> metadata;
   std::vector<std::string> extensions;
+  std::vector<double> classes;
   size_t pad_to = 0;
   bool non_strict = false;
   std::string split_size = "4GB";
@@ -46,6 +48,12 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   options.order_file = args.order;
   options.metadata_files = args.metadata;
   options.extensions = args.extensions;
+  if (!args.classes.empty()) {
+    if (std::find(args.extensions.begin(), args.extensions.end(), "stats-categorical") == args.extensions.end()) {
+      return ReportError(Status::InvalidArgument("--classes: only used by --ext stats-categorical, which is not given"));
+    }
+    options.extension_settings.categorical_classes = args.classes;
+  }
   if (args.pad_to > 0) options.pad_to = args.pad_to;
   options.strict_schema = !args.non_strict;
   const bool show_progress = ProgressEnabled(ctx);
@@ -102,6 +110,11 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--ext", args->extensions,
                   "Computed extensions, comma-separated: stac, istac, stats, stats-categorical (FILE samples), "
                   "majortom (after stac/istac)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option("--classes", args->classes,
+                  "With --ext stats-categorical: the class values, comma-separated (e.g. 0,1,2,3), so that every "
+                  "sample reports the same classes in the same order (default: each file's own distinct values)")
       ->delimiter(',')
       ->allow_extra_args(false);
   cmd->add_option("--pad-to", args->pad_to,

@@ -103,10 +103,18 @@ uint64_t MortonCode(double lon, double lat);
 
 // ---- registry for the CLI's --ext ----------------------------------------------------------
 
+// Settings of the registry's extensions (the CLI's options next to --ext).
+struct ExtensionSettings {
+  // stats-categorical: the classes, in output order (GeotiffStatsOptions::class_values).
+  // Empty: each file's own distinct values, which differ from file to file.
+  std::vector<double> categorical_classes;
+};
+
 // name ∈ {stac, istac, stats, stats-categorical}. Times are null. A path GDAL cannot open as
 // a raster (a folder, a text file) gives the extension's schema-only nulls.
 // Unknown name: InvalidArgument listing the known names.
-Result<std::vector<Field>> ComputeByName(std::string_view name, const std::string& raster_path);
+Result<std::vector<Field>> ComputeByName(std::string_view name, const std::string& raster_path,
+                                         const ExtensionSettings& settings = {});
 std::vector<std::string> KnownExtensionNames();
 
 // ---- collection level (COLLECTION.json fragments) ------------------------------------------

@@ -40,6 +40,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "taco/extensions.h"
 #include "taco/model.h"
 #include "taco/status.h"
 
@@ -51,6 +52,7 @@ struct DirectoryOptions {
   std::string order_file;                   // optional
   std::vector<std::string> metadata_files;  // CSV (.csv), JSON Lines (.jsonl/.ndjson/.json), Parquet
   std::vector<std::string> extensions;      // names for the extension registry, plus "majortom"
+  ext::ExtensionSettings extension_settings;  // e.g. the classes of stats-categorical
   std::optional<size_t> pad_to;
   bool strict_schema = true;
   // Called while --ext extensions are computed: (FILE samples done, FILE samples total).

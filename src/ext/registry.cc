@@ -9,7 +9,8 @@ namespace taco::ext {
 
 std::vector<std::string> KnownExtensionNames() { return {"stac", "istac", "stats", "stats-categorical"}; }
 
-Result<std::vector<Field>> ComputeByName(std::string_view name, const std::string& raster_path) {
+Result<std::vector<Field>> ComputeByName(std::string_view name, const std::string& raster_path,
+                                         const ExtensionSettings& settings) {
   Result<std::vector<Field>> result = Status::Internal("unreachable");
   std::vector<Field> schema;
   if (name == "stac") {
@@ -22,6 +23,7 @@ Result<std::vector<Field>> ComputeByName(std::string_view name, const std::strin
     schema = GeotiffStatsSchema();
     GeotiffStatsOptions options;
     options.categorical = name == "stats-categorical";
+    if (options.categorical) options.class_values = settings.categorical_classes;
     result = GeotiffStats(raster_path, options);
   } else {
     std::string known;

@@ -80,7 +80,8 @@ Status ApplyMetadata(const std::string& src, const std::vector<std::string>& fil
 
 // Sample-level extensions: computed for FILE nodes, nulls for FOLDER nodes on levels that
 // hold FILE nodes.
-Status ApplyExtensions(const std::vector<std::string>& names, const std::vector<std::vector<TreeNode*>>& levels,
+Status ApplyExtensions(const std::vector<std::string>& names, const ext::ExtensionSettings& settings,
+                       const std::vector<std::vector<TreeNode*>>& levels,
                        const std::function<void(size_t, size_t)>& progress) {
   std::vector<std::string> sample_level;
   for (const std::string& name : names) {
@@ -98,7 +99,7 @@ Status ApplyExtensions(const std::vector<std::string>& names, const std::vector<
       bool have_schema = false;
       for (TreeNode* node : level) {
         if (node->is_dir) continue;
-        Result<std::vector<Field>> fields = ext::ComputeByName(name, node->path);
+        Result<std::vector<Field>> fields = ext::ComputeByName(name, node->path, settings);
         if (!fields.ok()) return fields.status().WithPrefix(node->path + ": extension " + Quote(name));
         if (!have_schema) {
           schema = *fields;
@@ -226,7 +227,7 @@ Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& o
   CollectLevels(&root, &levels);
 
   TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options.metadata_files, index, levels));
-  TACO_RETURN_IF_ERROR(ApplyExtensions(options.extensions, levels, options.progress));
+  TACO_RETURN_IF_ERROR(ApplyExtensions(options.extensions, options.extension_settings, levels, options.progress));
 
   BuildContext ctx;
   ctx.tortilla_options.pad_to = options.pad_to;

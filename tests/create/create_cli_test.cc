@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ext/raster_fixture.h"
 #include "support/paths.h"
 #include "taco/dataset.h"
 
@@ -307,6 +308,27 @@ TEST(CreateCommand, BrokenPitBadIdAndMissingCollectionFieldLeaveNothing) {
   }
 }
 
+TEST(CreateCommand, CategoricalClassesGiveEverySampleTheSameClassList) {
+  TempDir dir;
+  fs::create_directories(dir / "src");
+  RasterSpec spec;
+  spec.type = GDT_Byte;
+  spec.bands = {std::vector<double>(16, 1.0)};
+  WriteRaster(dir / "src/a.tif", spec);
+  spec.bands = {std::vector<double>(16, 3.0)};
+  WriteRaster(dir / "src/b.tif", spec);
+  WriteFile(dir / "c.json", R"({"id": "x", "dataset_version": "1", "description": "d", "licenses": ["x"],
+    "providers": [{"name": "p"}], "tasks": ["other"]})");
+  const std::string out = dir / "ds.tacozip";
+  CommandResult r = RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(out) + " --collection " +
+                            ShellQuote(dir / "c.json") + " --ext stats-categorical --classes 0,1,2,3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CommandResult q = RunTaco("sql " + ShellQuote(out) +
+                            " 'SELECT id, len(\"geotiff:stats\"[1]) AS n FROM data ORDER BY id' --format csv");
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_EQ(q.out, "id,n\na.tif,4\nb.tif,4\n");
+}
+
 TEST(CreateCommand, OtherBadInputsExitTwo) {
   Tree tree;
   fs::create_directories(tree.dir / "out");
@@ -316,6 +338,8 @@ TEST(CreateCommand, OtherBadInputsExitTwo) {
                      tree.dir / "meta.csv" + ":3: path 'tile_z/s2' matches no sample under " + tree.src);
   ExpectCleanFailure(tree.CreateArgs(out) + " --ext nope", tree.dir / "out", "extension 'nope' is unknown");
   ExpectCleanFailure(tree.CreateArgs(out) + " --split-size 12XB", tree.dir / "out", "--split-size: '12XB'");
+  ExpectCleanFailure(tree.CreateArgs(out) + " --classes 0,1", tree.dir / "out",
+                     "--classes: only used by --ext stats-categorical");
   fs::create_directories(tree.src + "/tile_a/empty");
   WriteFile(tree.dir / "meta.csv", "path,x\n");
   ExpectCleanFailure(tree.CreateArgs(out), tree.dir / "out", tree.src + "/tile_a/empty: empty directory");

@@ -250,6 +250,34 @@ TEST(RegistryTest, ComputesKnownNames) {
   EXPECT_EQ(stats->at(0).value.get<ValueList>().size(), 3u);
 }
 
+TEST(RegistryTest, CategoricalClassesAreTheSameForEveryFile) {
+  TempDir tmp;
+  RasterSpec spec = Geographic();
+  spec.type = GDT_Byte;
+  spec.cols = 4;
+  spec.rows = 4;
+  spec.bands = {std::vector<double>(16, 1.0)};
+  for (size_t i = 0; i < 4; ++i) spec.bands[0][i] = 2.0;  // 4 of 16 pixels are class 2
+  const std::string path = tmp / "labels.tif";
+  testing::WriteRaster(path, spec);
+  ExtensionSettings settings;
+  settings.categorical_classes = {0, 1, 2, 7};
+  auto fixed = ComputeByName("stats-categorical", path, settings);
+  ASSERT_TRUE(fixed.ok()) << fixed.status().ToString();
+  const ValueList& bands = fixed->at(0).value.get<ValueList>();
+  ASSERT_EQ(bands.size(), 1u);
+  const ValueList& p = bands[0].get<ValueList>();
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_FLOAT_EQ(p[0].get<float>(), 0.0f);
+  EXPECT_FLOAT_EQ(p[1].get<float>(), 0.75f);
+  EXPECT_FLOAT_EQ(p[2].get<float>(), 0.25f);
+  EXPECT_FLOAT_EQ(p[3].get<float>(), 0.0f);
+  // Without classes: this file's own values (1 and 2).
+  auto own = ComputeByName("stats-categorical", path);
+  ASSERT_TRUE(own.ok()) << own.status().ToString();
+  EXPECT_EQ(own->at(0).value.get<ValueList>()[0].get<ValueList>().size(), 2u);
+}
+
 TEST(RegistryTest, NonRastersGetSchemaNulls) {
   TempDir tmp;
   const std::string text = tmp / "labels.csv";
