@@ -68,6 +68,13 @@ Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size,
   }
   const char* p = prefix.data();
   if (LoadU32(p) != kLocalHeaderSignature) {
+    // The legacy BLOB formats (FORMAT §8) start with a 2-byte magic and a 200-byte header.
+    if (file_size >= 200 && (prefix.substr(0, 2) == "#y" || prefix.substr(0, 2) == "WX")) {
+      return Status::NotSupported(name + ": a legacy " +
+                                  (prefix[0] == '#' ? std::string("Tortilla 0.5 (magic #y)")
+                                                    : std::string("TACO v1 (magic WX)")) +
+                                  " file; taco-cpp reads TACO 2 datasets (ZIP, FOLDER, TACOCAT) only");
+    }
     return NotTaco(name, "no ZIP local file header at byte 0");
   }
   const uint16_t name_length = LoadU16(p + kLfhNameLength);

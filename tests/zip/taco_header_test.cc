@@ -160,6 +160,26 @@ TEST(TacoHeaderTest, BadSignature) {
             "x.tacozip: not a TACO ZIP: no ZIP local file header at byte 0");
 }
 
+TEST(TacoHeaderTest, LegacyBlobFormatsAreNamed) {
+  std::string tortilla(200, '\0');
+  tortilla[0] = '#';
+  tortilla[1] = 'y';
+  auto r = ParseTacoHeader(tortilla, 1000, "old.tortilla");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNotSupported);
+  EXPECT_EQ(r.status().message(),
+            "old.tortilla: a legacy Tortilla 0.5 (magic #y) file; taco-cpp reads TACO 2 datasets (ZIP, FOLDER, "
+            "TACOCAT) only");
+  std::string taco_v1 = tortilla;
+  taco_v1[0] = 'W';
+  taco_v1[1] = 'X';
+  r = ParseTacoHeader(taco_v1, 1000, "old.taco");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("legacy TACO v1 (magic WX)"), std::string::npos) << r.status().ToString();
+  // Too short to hold the 200-byte legacy header: just not a TACO ZIP.
+  EXPECT_EQ(ParseError(taco_v1.substr(0, 180), 180), "x.tacozip: not a TACO ZIP: no ZIP local file header at byte 0");
+}
+
 TEST(TacoHeaderTest, WrongName) {
   EXPECT_EQ(ParseError(HeaderBytes("TACO_HEADEX", EncodeTacoHeaderPayload({})), 1000),
             "x.tacozip: not a TACO ZIP: the first ZIP entry is \"TACO_HEADEX\", not TACO_HEADER");
