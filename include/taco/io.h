@@ -64,6 +64,11 @@ Result<RangeReaderPtr> OpenRangeReader(const std::string& path_or_url);
 // (403, 5xx after retries, ...) are errors naming the path.
 Result<std::optional<uint64_t>> FileSize(const std::string& path_or_url);
 
+// The bytes [offset, offset+length) of a file or object. http(s): ONE ranged GET, without
+// learning the size first, checked like every ranged answer (206, that start, exactly those
+// bytes); others: opened, then read.
+Result<std::string> ReadRange(const std::string& path_or_url, uint64_t offset, uint64_t length);
+
 // The whole content of a file or object (http(s): one GET without Range).
 Result<std::string> ReadWholeFile(const std::string& path_or_url);
 

@@ -52,6 +52,18 @@ Result<std::optional<uint64_t>> FileSize(const std::string& path_or_url) {
   return std::optional<uint64_t>((*reader)->size());
 }
 
+Result<std::string> ReadRange(const std::string& path_or_url, uint64_t offset, uint64_t length) {
+  if (length == 0) return std::string();
+  if (auto url = io::PlainHttpUrl(path_or_url)) {
+    const io::HttpByteRange range{offset, length};
+    TACO_ASSIGN_OR_RETURN(io::HttpResponse r, io::HttpGet(path_or_url, *url, range, length));
+    TACO_RETURN_IF_ERROR(io::CheckRangeResponse(path_or_url, r, range, /*clamp_to_end=*/false));
+    return std::move(r.body);
+  }
+  TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(path_or_url));
+  return reader->Read(offset, static_cast<size_t>(length));
+}
+
 Result<std::string> ReadWholeFile(const std::string& path_or_url) {
   if (auto url = io::PlainHttpUrl(path_or_url)) return io::FetchHttpObject(path_or_url, *url);
   TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(path_or_url));

@@ -126,7 +126,9 @@ std::string ConcatVsiExpression(DatasetFormat format, int level) {
 Result<std::string> MountStoredLevel(const Dataset::State& src, table::Engine& engine, int level) {
   const std::string name = src.path + "/METADATA/level" + std::to_string(level) + ".parquet";
   RangeReaderPtr reader;
-  if (src.format == DatasetFormat::kZip && src.container != nullptr &&
+  if (static_cast<size_t>(level) < src.level_readers.size() && src.level_readers[static_cast<size_t>(level)]) {
+    reader = src.level_readers[static_cast<size_t>(level)];
+  } else if (src.format == DatasetFormat::kZip && src.container != nullptr &&
       static_cast<size_t>(level) + 1 < src.header.size()) {
     const HeaderPair& h = src.header[static_cast<size_t>(level)];
     TACO_ASSIGN_OR_RETURN(reader, SubRange(src.container, h.offset, h.length, name));
@@ -211,6 +213,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   for (size_t i = 0; i < datasets.size(); ++i) state->path += (i ? ", " : "") + datasets[i]->path();
   state->path += ")";
   state->vsi_root = datasets[0]->vsi_root();
+  for (const Dataset* ds : datasets) state->containers.insert(ds->state_->containers.begin(), ds->state_->containers.end());
   state->num_levels = datasets[0]->num_levels();
   state->collection = first;
   for (size_t i = 1; i < datasets.size(); ++i) {

@@ -41,6 +41,8 @@ Status Dataset::State::CheckLevel(int level) const {
 namespace {
 
 Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
+  if (d.level_readers.size() <= static_cast<size_t>(level)) d.level_readers.resize(static_cast<size_t>(level) + 1);
+  d.level_readers[static_cast<size_t>(level)] = reader;
   std::string mounted = d.engine->Mount(std::move(reader), "level" + std::to_string(level) + ".parquet");
   Status st = d.engine->Execute("CREATE VIEW level" + std::to_string(level) + "_table AS SELECT * FROM read_parquet(" +
                                 table::QuoteString(mounted) + ")");
@@ -152,7 +154,10 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
   TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
   switch (format) {
-    case DatasetFormat::kZip: TACO_RETURN_IF_ERROR(OpenZip(*state, options)); break;
+    case DatasetFormat::kZip:
+      TACO_RETURN_IF_ERROR(OpenZip(*state, options));
+      state->containers[state->vsi_root] = state->container;
+      break;
     case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state, options)); break;
     case DatasetFormat::kTacocat: TACO_RETURN_IF_ERROR(read::OpenTacocat(*state, options)); break;
   }

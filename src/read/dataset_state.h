@@ -34,6 +34,12 @@ struct Dataset::State {
   nlohmann::ordered_json collection;
   std::vector<HeaderPair> header;
   RangeReaderPtr container;  // ZIP only (wrapped by OpenOptions::wrap_container)
+  // Open readers by the root of a /vsisubfile/ path (a ZIP's vsi_root → its container; a
+  // concat holds its sources'), so that a sample's bytes cost one ranged read.
+  std::map<std::string, RangeReaderPtr> containers;
+  // What each stored level was mounted from (index = level), so that a concat can mount it
+  // again without reading it a second time (a remote dataset's levels are in memory).
+  std::vector<RangeReaderPtr> level_readers;
   std::unique_ptr<table::Engine> engine;
   int num_levels = 0;
   // A concat of datasets: ids are local to each source, so joins also match

@@ -28,11 +28,11 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 // container when it is ours: one ranged read) or a whole file.
 Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gdal_path) {
   if (auto ref = ParseVsiSubfile(gdal_path)) {
-    RangeReaderPtr reader = s.container;
-    if (reader == nullptr || ref->root != s.vsi_root) {
-      TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(ref->root));
+    auto open = s.containers.find(ref->root);
+    if (open != s.containers.end() && open->second != nullptr) {
+      return open->second->Read(ref->offset, static_cast<size_t>(ref->size));
     }
-    return reader->Read(ref->offset, static_cast<size_t>(ref->size));
+    return ReadRange(ref->root, ref->offset, ref->size);  // http(s): one ranged GET
   }
   if (gdal_path.rfind("/vsisubfile/", 0) == 0) return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
   return ReadWholeFile(gdal_path);  // http(s): one GET, no Range

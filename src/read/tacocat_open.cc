@@ -45,6 +45,8 @@ bool EndsWithNoCase(std::string_view s, std::string_view suffix) {
 
 Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
   const std::string n = std::to_string(level);
+  if (d.level_readers.size() <= static_cast<size_t>(level)) d.level_readers.resize(static_cast<size_t>(level) + 1);
+  d.level_readers[static_cast<size_t>(level)] = reader;
   std::string mounted = d.engine->Mount(std::move(reader), "level" + n + ".parquet");
   Status st = d.engine->Execute("CREATE VIEW level" + n + "_table AS SELECT * FROM read_parquet(" +
                                 table::QuoteString(mounted) + ")");

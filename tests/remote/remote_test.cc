@@ -164,6 +164,56 @@ TEST_F(RemoteTest, WalkingAThreeLevelDatasetCostsOneRequestPerStep) {
   }
 }
 
+// ---- lists of URLs ----------------------------------------------------------------------
+
+TEST_F(RemoteTest, OpenListAndConcatOfUrlsGiveTheLocalAnswers) {
+  const std::vector<std::string> rels = {"cat/part_a.tacozip", "cat/part_b.tacozip"};
+  Result<std::unique_ptr<Dataset>> remote = Status::OK();
+  // Each ZIP opens with 2 requests; the concat mounts the levels already fetched.
+  EXPECT_EQ(Count([&] { remote = Dataset::OpenList({e->Url(rels[0]), e->Url(rels[1])}, NoCache()); }), 4u)
+      << e->LogText();
+  ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+  auto local = Dataset::OpenList({e->Local(rels[0]), e->Local(rels[1])});
+  ASSERT_TRUE(local.ok()) << local.status().ToString();
+  EXPECT_EQ(*(*remote)->RowCount(), 4);
+  EXPECT_EQ(*(*remote)->RowCount(), *(*local)->RowCount());
+  // Position 3 = part_b's r1: its t1/f0 holds Ours3Byte(1, 1, 0) + 8; the __meta__ steps and
+  // the sample cost one request each.
+  Result<Node> file = Status::OK();
+  const size_t walk = Count([&] {
+    file = (*remote)->ReadPath({SampleKey(int64_t{3}), SampleKey(int64_t{1}), SampleKey(std::string("f0.bin"))});
+  });
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  EXPECT_EQ(walk, 2u) << e->LogText();
+  std::string bytes;
+  EXPECT_EQ(Count([&] {
+              auto got = (*remote)->ReadBytes(*file);
+              ASSERT_TRUE(got.ok()) << got.status().ToString();
+              bytes = *got;
+            }),
+            1u);
+  EXPECT_EQ(bytes, std::string(20000, static_cast<char>(Ours3Byte(1, 1, 0) + 8)));
+}
+
+TEST_F(RemoteTest, ReadingATacocatFileSampleCostsOneRequest) {
+  for (const std::string rel : {"cat/.tacocat", "cat1/__TACOCAT__"}) {
+    SCOPED_TRACE(rel);
+    auto ds = Dataset::Open(e->Url(rel), NoCache());
+    ASSERT_TRUE(ds.ok()) << ds.status().ToString();
+    auto node = (*ds)->ReadPath({SampleKey(int64_t{2}), SampleKey(int64_t{1}), SampleKey(int64_t{1})});
+    ASSERT_TRUE(node.ok()) << node.status().ToString();
+    std::string bytes;
+    EXPECT_EQ(Count([&] {
+                auto got = (*ds)->ReadBytes(*node);
+                ASSERT_TRUE(got.ok()) << got.status().ToString();
+                bytes = *got;
+              }),
+              1u)
+        << e->LogText();
+    EXPECT_EQ(bytes, std::string(20000, static_cast<char>(Ours3Byte(0, 1, 1) + 8)));  // part_b's r0
+  }
+}
+
 // ---- validate on URLs ----------------------------------------------------------------------
 
 TEST_F(RemoteTest, ValidateChecksRemoteZipsAndFoldersFileByFile) {
