@@ -74,6 +74,9 @@ class RemoteTest : public ::testing::Test {
     fn();
     return e->Requests() - before;
   }
+  // Reads a FILE node's bytes (failing the test when it cannot) and counts the requests it
+  // cost: {bytes, requests}.
+  std::pair<std::string, size_t> ReadCounted(const Dataset& ds, const Node& node);
   static OpenOptions NoCache() {
     OpenOptions o;
     o.use_cache = false;

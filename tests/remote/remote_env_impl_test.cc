@@ -143,6 +143,16 @@ void RemoteTest::SetUp() {
   CPLSetConfigOption("GDAL_HTTP_MAX_RETRY", "2");
 }
 
+std::pair<std::string, size_t> RemoteTest::ReadCounted(const Dataset& ds, const Node& node) {
+  std::string bytes;
+  const size_t n = Count([&] {
+    auto got = ds.ReadBytes(node);
+    EXPECT_TRUE(got.ok()) << got.status().ToString();
+    if (got.ok()) bytes = std::move(*got);
+  });
+  return {bytes, n};
+}
+
 std::string DropGdalVsiColumn(const std::string& text) {
   const size_t col = text.find("internal:gdal_vsi");
   if (col == std::string::npos || text.find('\n') < col) return text;

@@ -53,13 +53,8 @@ TEST_F(RemoteTest, ReadingAZipFileSampleCostsOneRequest) {
   ASSERT_TRUE(ds.ok()) << ds.status().ToString();
   auto node = (*ds)->Read(int64_t{1});
   ASSERT_TRUE(node.ok()) << node.status().ToString();
-  std::string bytes;
-  EXPECT_EQ(Count([&] {
-              auto got = (*ds)->ReadBytes(*node);
-              ASSERT_TRUE(got.ok()) << got.status().ToString();
-              bytes = *got;
-            }),
-            1u);
+  const auto [bytes, reads] = ReadCounted(**ds, *node);
+  EXPECT_EQ(reads, 1u) << e->LogText();
   EXPECT_EQ(bytes, std::string(20000, 'b'));
 }
 
@@ -95,13 +90,8 @@ TEST_F(RemoteTest, CatOfAFolderFileSampleCostsOneRequest) {
   ASSERT_TRUE(ds.ok()) << ds.status().ToString();
   auto node = (*ds)->Read(int64_t{2});
   ASSERT_TRUE(node.ok()) << node.status().ToString();
-  std::string bytes;
-  const size_t n = Count([&] {
-    auto got = (*ds)->ReadBytes(*node);
-    ASSERT_TRUE(got.ok()) << got.status().ToString();
-    bytes = *got;
-  });
-  EXPECT_EQ(n, 1u);
+  const auto [bytes, reads] = ReadCounted(**ds, *node);
+  EXPECT_EQ(reads, 1u) << e->LogText();
   EXPECT_EQ(bytes, std::string(20000, 'c'));
 }
 
@@ -139,13 +129,8 @@ TEST_F(RemoteTest, WalkingAThreeLevelDatasetCostsOneRequestPerStep) {
         std::string expected_id = "f";
         expected_id += std::to_string(k);
         EXPECT_EQ(f->id, expected_id + ".bin");
-        std::string bytes;
-        EXPECT_EQ(Count([&] {
-                    auto got = ds->ReadBytes(*f);
-                    ASSERT_TRUE(got.ok()) << got.status().ToString();
-                    bytes = *got;
-                  }),
-                  1u);
+        const auto [bytes, reads] = ReadCounted(*ds, *f);
+        EXPECT_EQ(reads, 1u) << e->LogText();
         EXPECT_EQ(bytes, std::string(20000, Ours3Byte(i, j, k)));
         // GDAL's view of the same bytes through the in-process path: one request.
         std::string through_gdal(20000, '\0');
@@ -185,13 +170,8 @@ TEST_F(RemoteTest, OpenListAndConcatOfUrlsGiveTheLocalAnswers) {
   });
   ASSERT_TRUE(file.ok()) << file.status().ToString();
   EXPECT_EQ(walk, 2u) << e->LogText();
-  std::string bytes;
-  EXPECT_EQ(Count([&] {
-              auto got = (*remote)->ReadBytes(*file);
-              ASSERT_TRUE(got.ok()) << got.status().ToString();
-              bytes = *got;
-            }),
-            1u);
+  const auto [bytes, reads] = ReadCounted(**remote, *file);
+  EXPECT_EQ(reads, 1u) << e->LogText();
   EXPECT_EQ(bytes, std::string(20000, static_cast<char>(Ours3Byte(1, 1, 0) + 8)));
 }
 
@@ -202,14 +182,8 @@ TEST_F(RemoteTest, ReadingATacocatFileSampleCostsOneRequest) {
     ASSERT_TRUE(ds.ok()) << ds.status().ToString();
     auto node = (*ds)->ReadPath({SampleKey(int64_t{2}), SampleKey(int64_t{1}), SampleKey(int64_t{1})});
     ASSERT_TRUE(node.ok()) << node.status().ToString();
-    std::string bytes;
-    EXPECT_EQ(Count([&] {
-                auto got = (*ds)->ReadBytes(*node);
-                ASSERT_TRUE(got.ok()) << got.status().ToString();
-                bytes = *got;
-              }),
-              1u)
-        << e->LogText();
+    const auto [bytes, reads] = ReadCounted(**ds, *node);
+    EXPECT_EQ(reads, 1u) << e->LogText();
     EXPECT_EQ(bytes, std::string(20000, static_cast<char>(Ours3Byte(0, 1, 1) + 8)));  // part_b's r0
   }
 }
