@@ -3,18 +3,12 @@
 #include <vector>
 
 #include "taco/extensions.h"
+#include "util/quote.h"
 
 namespace taco::ext {
 namespace {
 
-std::string Quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('\'');
-  out.append(s);
-  out.push_back('\'');
-  return out;
-}
+using util::Quote;
 
 // Checks (name, type) of `fields` against `schema`, in order.
 Status CheckAgainstSchema(const taco::Schema& schema, const std::vector<std::pair<std::string, DataType>>& got) {

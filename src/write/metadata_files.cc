@@ -10,6 +10,7 @@
 #include "table/engine.h"
 #include "taco/io.h"
 #include "taco/model.h"
+#include "util/quote.h"
 
 namespace taco::write {
 namespace {
@@ -39,14 +40,7 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return buffer.str();
 }
 
-std::string Quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('\'');
-  out.append(s);
-  out.push_back('\'');
-  return out;
-}
+using util::Quote;
 
 // Checks a column name of `file` (line `line`): an extension key, or `path`.
 Status CheckColumnName(const std::string& where, const std::string& name) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "taco/extensions.h"
+#include "util/quote.h"
 #include "write/metadata_files.h"
 #include "write/tree_builder_scan.h"
 
@@ -19,14 +20,7 @@ using write::TreeNode;
 
 constexpr std::string_view kMajorTom = "majortom";
 
-std::string Quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('\'');
-  out.append(s);
-  out.push_back('\'');
-  return out;
-}
+using util::Quote;
 
 // Nodes per level (level0 first), in tree order.
 void CollectLevels(TreeNode* node, std::vector<std::vector<TreeNode*>>* levels) {

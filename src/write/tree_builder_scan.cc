@@ -11,19 +11,13 @@
 #include <memory>
 
 #include "taco/model.h"
+#include "util/quote.h"
 #include "write/metadata_files.h"
 
 namespace taco::write {
 namespace {
 
-std::string Quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('\'');
-  out.append(s);
-  out.push_back('\'');
-  return out;
-}
+using util::Quote;
 
 Status ErrnoStatus(const std::string& path, const std::string& what, int err) {
   std::string msg = path + ": " + what + ": " + std::strerror(err);
