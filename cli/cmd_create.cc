@@ -10,6 +10,7 @@
 
 #include "cli_common.h"
 #include "progress.h"
+#include "taco/legacy.h"
 #include "taco/tree_builder.h"
 #include "taco/writer.h"
 
@@ -30,6 +31,7 @@ struct CreateArgs {
   std::vector<std::string> group_by;
   bool no_consolidate = false;
   std::string format = "auto";
+  std::string part_size;
 };
 
 int RunCreate(const CreateArgs& args, const Context& ctx) {
@@ -39,7 +41,21 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   }
   Result<uint64_t> split_size = ParseSize(args.split_size);
   if (!split_size.ok()) return ReportError(split_size.status().WithPrefix("--split-size"));
-  Result<nlohmann::ordered_json> collection = LoadCollectionFile(args.collection);
+  const bool legacy = args.format == "tortilla" || args.format == "taco-v1";
+  if (!args.part_size.empty() && !legacy) {
+    return ReportError(Status::InvalidArgument("--part-size: only for --format tortilla or taco-v1"));
+  }
+  Result<nlohmann::ordered_json> collection = nlohmann::ordered_json::object();
+  if (args.collection.empty() && args.format == "tortilla") {
+    // A Tortilla stores no collection: a placeholder satisfies the model's checks.
+    collection = nlohmann::ordered_json{{"id", "tortilla"}, {"dataset_version", "unknown"},
+                                        {"description", "Tortilla"}, {"licenses", {"unknown"}},
+                                        {"providers", {{{"name", "unknown"}}}}, {"tasks", {"other"}}};
+  } else if (args.collection.empty()) {
+    return ReportError(Status::InvalidArgument("--collection is required (except for --format tortilla)"));
+  } else {
+    collection = LoadCollectionFile(args.collection);
+  }
   if (!collection.ok()) return ReportError(collection.status());
 
   DirectoryOptions options;
@@ -65,6 +81,28 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   }
   if (!taco.ok()) return ReportError(taco.status());
 
+  if (legacy) {
+    LegacyWriteOptions write;
+    write.flavor = args.format == "tortilla" ? LegacyFlavor::kTortilla : LegacyFlavor::kTacoV1;
+    if (!args.part_size.empty()) {
+      Result<uint64_t> part_size = ParseSize(args.part_size);
+      if (!part_size.ok()) return ReportError(part_size.status().WithPrefix("--part-size"));
+      write.part_size = *part_size;
+    }
+    std::vector<std::string> notes;
+    Result<std::vector<std::string>> written = Status::Internal("not written");
+    {
+      ProgressBar bar("writing", ProgressBar::Unit::kBytes, show_progress);
+      write.progress = [&bar](uint64_t done, uint64_t total) { bar.Update(done, total); };
+      written = WriteLegacy(*taco, args.out, write, &notes);
+    }
+    if (!written.ok()) return ReportError(written.status());
+    if (!ctx.global.quiet) {
+      for (const std::string& note : notes) std::cerr << "note: " << note << "\n";
+      for (const std::string& path : *written) std::cout << path << "\n";
+    }
+    return kExitOk;
+  }
   CreateOptions create;
   create.format = args.format == "zip" ? OutputFormat::kZip
                   : args.format == "folder" ? OutputFormat::kFolder
@@ -97,8 +135,7 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("out", args->out, "Output (.tacozip/.zip → ZIP, else FOLDER); must not exist")->required();
   cmd->add_option("--collection", args->collection,
                   "JSON file with the collection fields (id, dataset_version, description, licenses, providers, "
-                  "tasks, ...)")
-      ->required();
+                  "tasks, ...); required except for --format tortilla");
   cmd->add_option("--order", args->order,
                   "Text file, one path relative to SRC per line: listed siblings come first in that order, the "
                   "others follow by name");
@@ -131,9 +168,12 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-consolidate", args->no_consolidate,
                 "ZIP only: when --split-size or --group-by makes more than one ZIP, do not also write "
                 "`.tacocat/` beside them (consolidate later with `taco tacocat`)");
-  cmd->add_option("--format", args->format, "zip, folder, or auto (from OUT's extension)")
+  cmd->add_option("--format", args->format,
+                  "zip, folder, tortilla (Tortilla 0.5, #y), taco-v1 (TACO v1, WX), or auto (from OUT's extension)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "zip", "folder"}));
+      ->check(CLI::IsMember({"auto", "zip", "folder", "tortilla", "taco-v1"}));
+  cmd->add_option("--part-size", args->part_size,
+                  "tortilla/taco-v1 only: parts of at most SIZE data bytes, named NAME.NNNN.part.EXT from 0000");
   cmd->callback([args, &ctx] { ctx.exit_code = RunCreate(*args, ctx); });
 }
 const CommandRegistration kRegistered(20, &AddCreateCommand);

@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "taco/dataset.h"
+#include "taco/legacy.h"
 
 namespace taco::cli {
 namespace {
@@ -100,6 +101,17 @@ int PrintInfo(const std::string& path, bool json) {
       j["header"] = nlohmann::ordered_json::array();
       for (const auto& h : ds.header()) j["header"].push_back({{"offset", h.offset}, {"length", h.length}});
     }
+    if (const LegacyInfo* legacy = ds.legacy()) {  // Tortilla 0.5 / TACO v1 (taco/legacy.h)
+      j["layout"] = legacy->Describe();
+      j["parts"] = nlohmann::ordered_json::array();
+      for (const LegacyPart& p : legacy->parts) {
+        j["parts"].push_back({{"path", p.path}, {"size", p.size}, {"footer_offset", p.footer_offset},
+                              {"footer_length", p.footer_length}, {"partitions", p.partitions},
+                              {"collection_offset", p.collection_offset},
+                              {"collection_length", p.collection_length}});
+      }
+      j["notes"] = legacy->notes;
+    }
     j["levels"] = nlohmann::ordered_json::array();
     for (const auto& level : levels) {
       nlohmann::ordered_json cols = nlohmann::ordered_json::array();
@@ -134,6 +146,16 @@ int PrintInfo(const std::string& path, bool json) {
                 << (last ? std::string("COLLECTION.json") : "METADATA/level" + std::to_string(i) + ".parquet")
                 << "\n";
     }
+  }
+  if (const LegacyInfo* legacy = ds.legacy()) {
+    std::cout << "layout:        " << legacy->Describe() << "\n";
+    for (const LegacyPart& p : legacy->parts) {
+      std::cout << "  " << p.path << ": " << p.size << " bytes, footer at " << p.footer_offset << " (" << p.footer_length
+                << " bytes)";
+      if (p.collection_length > 0) std::cout << ", collection at " << p.collection_offset << " (" << p.collection_length << " bytes)";
+      std::cout << ", DP " << p.partitions << "\n";
+    }
+    for (const std::string& note : legacy->notes) std::cout << "note: " << note << "\n";
   }
   for (const auto& level : levels) {
     std::cout << "level " << level.level << ":       " << level.rows << " rows, " << level.columns.size()

@@ -20,10 +20,13 @@ namespace {
 struct ValidateArgs {
   std::string path;
   bool json = false;
+  bool tiff_profile = false;
 };
 
 int RunValidate(const ValidateArgs& args) {
-  auto report = Validate(args.path);
+  ValidateOptions options;
+  options.tiff_profile = args.tiff_profile;
+  auto report = Validate(args.path, options);
   if (!report.ok()) return ReportError(report.status());
   const ValidationReport& r = *report;
   if (args.json) {
@@ -71,6 +74,9 @@ void AddValidateCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("validate", "Check every rule of the TACO format; list each violation");
   cmd->add_option("path", args->path, "Dataset path or URL (.tacozip or FOLDER)")->required();
   cmd->add_flag("--json", args->json, "Print JSON for programs");
+  cmd->add_flag("--tiff-profile", args->tiff_profile,
+                "Also check each GeoTIFF member against the TACO-optimised GeoTIFF profile (tiled, 512x512 blocks, "
+                "ZSTD, TILE interleave, no overviews)");
   cmd->callback([args, &ctx] { ctx.exit_code = RunValidate(*args); });
 }
 

@@ -42,11 +42,12 @@
 
 namespace taco {
 
-enum class DatasetFormat { kZip, kFolder, kTacocat };
-// "zip", "folder", "tacocat".
+enum class DatasetFormat { kZip, kFolder, kTacocat, kLegacy };
+// "zip", "folder", "tacocat", "legacy" (Tortilla 0.5 / TACO v1 BLOB files, taco/legacy.h).
 std::string_view DatasetFormatName(DatasetFormat format);
 
-// FORMAT §5.4 detection from the path alone plus existence checks: `.tacozip`/`.zip` → ZIP;
+// FORMAT §5.4 detection from the path alone plus existence checks: a local file starting
+// with `#y`/`WX`, or a `.taco`/`.tortilla` name (remote) → legacy; `.tacozip`/`.zip` → ZIP;
 // a path ending in `.tacocat` → TACOCAT; a directory with `.tacocat/COLLECTION.json` →
 // TACOCAT; a directory with `COLLECTION.json` → FOLDER. Otherwise NotFound/InvalidArgument
 // naming the path and what was looked for.
@@ -90,6 +91,7 @@ std::vector<SampleKey> ParseSampleKeys(const std::vector<std::string>& texts);
 Table HideInternalColumns(const Table& rows);
 
 class Frame;
+struct LegacyInfo;
 
 // What a key reaches (FORMAT §6.8).
 struct Node {
@@ -157,6 +159,8 @@ class Dataset {
   // COLLECTION.json as stored; for a derived view, `taco:pit_schema.root.n` is this view's
   // row count (counted on first use; -1 if counting failed).
   const nlohmann::ordered_json& collection() const;
+  // Legacy BLOB datasets: layout, parts and notes (taco/legacy.h); null for other formats.
+  const LegacyInfo* legacy() const;
   // ZIP only: the TACO_HEADER pairs in header order (empty for other formats).
   const std::vector<HeaderPair>& header() const;
   // Number of consolidated levels stored (level0..levelN-1).

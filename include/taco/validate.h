@@ -65,6 +65,9 @@
 // | collection-field     | the collection fields: required id, dataset_version, description, licenses,      |
 // |                      | providers, tasks; each known field well-formed (spec §5.5.2, FORMAT §4)          |
 // | pit-schema           | taco:pit_schema present and equal to what the level tables imply (FORMAT §4.1)   |
+// | tiff-profile         | with ValidateOptions::tiff_profile: each GeoTIFF member is tiled 512x512, ZSTD,  |
+// |                      | TILE-interleaved, without overviews (validate/tiff_profile.h)                  |
+// | legacy-*             | Tortilla / TACO v1 files: spec/LEGACY.md §12.3 (validate/legacy_checks.h)      |
 // | field-schema         | taco:field_schema present, one list per level, names and types equal to the      |
 // |                      | level columns (FORMAT §4.2; offset/size not listed)                            |
 #ifndef TACO_VALIDATE_H_
@@ -102,6 +105,9 @@ struct ValidationReport {
 
 struct ValidateOptions {
   size_t max_per_rule = 1000;
+  // Also check every GeoTIFF member against the TACO-optimised GeoTIFF profile (rule
+  // `tiff-profile`: tiled, 512x512 blocks, ZSTD, TILE interleave, no overviews).
+  bool tiff_profile = false;
 };
 
 Result<ValidationReport> Validate(const std::string& path, const ValidateOptions& options = {});

@@ -38,6 +38,7 @@ std::vector<std::string> NavigationColumns(DatasetFormat format) {
       return {"id", "type", "internal:current_id", "internal:offset", "internal:size"};
     case DatasetFormat::kFolder: return {"id", "type", "internal:current_id"};
     case DatasetFormat::kTacocat:
+    case DatasetFormat::kLegacy:
       return {"id", "type", "internal:current_id", "internal:offset", "internal:size", "internal:source_file"};
   }
   return {};
@@ -50,7 +51,7 @@ std::vector<std::string> CriticalColumns(DatasetFormat format, int level) {
   } else {
     out.insert(out.end(), {"internal:offset", "internal:size"});
     if (level > 0) out.push_back("internal:parent_id");
-    if (format == DatasetFormat::kTacocat) out.push_back("internal:source_file");
+    if (format == DatasetFormat::kTacocat || format == DatasetFormat::kLegacy) out.push_back("internal:source_file");
   }
   return out;
 }
@@ -109,7 +110,8 @@ std::string ConcatVsiExpression(DatasetFormat format, int level) {
       "'/vsisubfile/' || CAST(\"internal:offset\" AS VARCHAR) || '_' || CAST(\"internal:size\" AS VARCHAR) || ','";
   switch (format) {
     case DatasetFormat::kZip: return range + " || " + source;
-    case DatasetFormat::kTacocat: return range + " || " + source + " || '/' || \"internal:source_file\"";
+    case DatasetFormat::kTacocat:
+    case DatasetFormat::kLegacy: return range + " || " + source + " || '/' || \"internal:source_file\"";
     case DatasetFormat::kFolder: {
       const std::string data = source + " || '/DATA/'";
       if (level == 0) {

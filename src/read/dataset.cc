@@ -7,6 +7,7 @@
 #include <string>
 
 #include "read/dataset_state.h"
+#include "read/legacy_open.h"
 #include "read/remote_tacocat.h"
 #include "read/remote_zip.h"
 #include "read/tacocat_open.h"
@@ -160,6 +161,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
       break;
     case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state, options)); break;
     case DatasetFormat::kTacocat: TACO_RETURN_IF_ERROR(read::OpenTacocat(*state, options)); break;
+    case DatasetFormat::kLegacy: TACO_RETURN_IF_ERROR(read::OpenLegacy(*state, options)); break;
   }
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));
   TACO_RETURN_IF_ERROR(CreateLevelViews(*state));
@@ -172,6 +174,7 @@ DatasetFormat Dataset::format() const { return state_->format; }
 const std::string& Dataset::path() const { return state_->path; }
 const std::string& Dataset::vsi_root() const { return state_->vsi_root; }
 const std::vector<HeaderPair>& Dataset::header() const { return state_->header; }
+const LegacyInfo* Dataset::legacy() const { return state_->legacy.get(); }
 int Dataset::num_levels() const { return state_->num_levels; }
 const std::string& Dataset::view_name() const { return view_; }
 

@@ -7,6 +7,7 @@
 #define TACO_READ_DATASET_STATE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 #include "table/engine.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
+#include "taco/legacy.h"
 
 namespace taco {
 
@@ -46,6 +48,10 @@ struct Dataset::State {
   // internal:source_path (FORMAT §6.10).
   bool concatenated = false;
   uint64_t next_name = 0;
+  // Legacy BLOB datasets (read/legacy_open.h): what the headers said, and the rows one level
+  // below a FOLDER sample (navigation asks here instead of reading a `__meta__`). Null else.
+  std::shared_ptr<const LegacyInfo> legacy;
+  std::function<Result<Table>(const Table& row, int level)> children_of;
 
   // "<prefix>_<8 hex digits>", never returned twice.
   std::string NewName(std::string_view prefix);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <string>
 
 #include "taco/dataset.h"
@@ -24,6 +25,16 @@ std::string StripTrailingSlashes(std::string p) {
   return p;
 }
 
+// The first two bytes of a regular file are `#y` or `WX` (Tortilla 0.5 / TACO v1).
+bool HasLegacyMagic(const std::string& p) {
+  std::FILE* f = std::fopen(p.c_str(), "rb");
+  if (f == nullptr) return false;
+  char magic[2] = {0, 0};
+  const size_t n = std::fread(magic, 1, 2, f);
+  std::fclose(f);
+  return n == 2 && ((magic[0] == '#' && magic[1] == 'y') || (magic[0] == 'W' && magic[1] == 'X'));
+}
+
 bool IsRegularFile(const std::string& p) {
   struct stat st;
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -36,6 +47,7 @@ std::string_view DatasetFormatName(DatasetFormat format) {
     case DatasetFormat::kZip: return "zip";
     case DatasetFormat::kFolder: return "folder";
     case DatasetFormat::kTacocat: return "tacocat";
+    case DatasetFormat::kLegacy: return "legacy";
   }
   return "unknown";
 }
@@ -45,6 +57,8 @@ Result<DatasetFormat> DetectFormat(const std::string& path) {
   const std::string p = StripTrailingSlashes(path);
   if (EndsWithNoCase(p, ".tacocat") || EndsWithNoCase(p, "__tacocat__")) return DatasetFormat::kTacocat;
   if (EndsWithNoCase(p, ".tacozip") || EndsWithNoCase(p, ".zip")) return DatasetFormat::kZip;
+  // Legacy BLOB files (spec/LEGACY.md §2.3): by name when remote, by magic when local.
+  if (IsRemotePath(p) && (EndsWithNoCase(p, ".taco") || EndsWithNoCase(p, ".tortilla"))) return DatasetFormat::kLegacy;
   if (IsRemotePath(p)) return DatasetFormat::kFolder;  // FORMAT §9.5: a remote prefix is a FOLDER
 
   struct stat st;
@@ -56,6 +70,7 @@ Result<DatasetFormat> DetectFormat(const std::string& path) {
                                    ": not a TACO dataset: a folder dataset needs COLLECTION.json (none found, "
                                    "and no .tacocat/ inside)");
   }
+  if (HasLegacyMagic(p) || EndsWithNoCase(p, ".taco") || EndsWithNoCase(p, ".tortilla")) return DatasetFormat::kLegacy;
   return DatasetFormat::kZip;  // any other file: let the ZIP reader say what is wrong with it
 }
 

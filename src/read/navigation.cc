@@ -76,8 +76,13 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   auto ref = ParseVsiSubfile(gdal_path);
   std::string meta_path = gdal_path;
   if (!ref && !EndsWith(meta_path, kMetaSuffix)) meta_path += kMetaSuffix;
-  TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path));
-  TACO_ASSIGN_OR_RETURN(Table children, s.engine->ReadParquet(MemoryReader(std::move(bytes), meta_path)));
+  Table children;
+  if (s.children_of) {  // legacy BLOB datasets: the children come from the level tables
+    TACO_ASSIGN_OR_RETURN(children, s.children_of(row, level));
+  } else {
+    TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path));
+    TACO_ASSIGN_OR_RETURN(children, s.engine->ReadParquet(MemoryReader(std::move(bytes), meta_path)));
+  }
   if (children.FindColumn("id") < 0 || children.FindColumn("type") < 0) {
     return Status::Corruption(meta_path + ": __meta__ has no id/type columns");
   }

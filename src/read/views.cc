@@ -40,6 +40,7 @@ std::string GdalVsiExpression(const Dataset::State& s, int level) {
     case DatasetFormat::kZip:
       return "'/vsisubfile/' || " + offset + " || '_' || " + size + " || " + QuoteString("," + s.vsi_root);
     case DatasetFormat::kTacocat:
+    case DatasetFormat::kLegacy:  // vsi_root = the parts' directory, source_file = the part
       // Design for TACOCAT: the base directory of the source ZIPs + internal:source_file.
       return "'/vsisubfile/' || " + offset + " || '_' || " + size + " || " + QuoteString("," + s.vsi_root + "/") +
              " || \"internal:source_file\"";

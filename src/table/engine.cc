@@ -584,7 +584,15 @@ Result<std::string> Engine::QueryToParquet(const std::string& sql, const Parquet
   std::string path = impl_->mounts->NewPath("output.parquet");
   std::string copy = "COPY (" + StripTrailingSemicolons(sql) + ") TO " + QuoteString(path) +
                      " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " + std::to_string(opts.zstd_level) +
-                     ", ROW_GROUP_SIZE " + std::to_string(opts.row_group_size) + ", USE_TMP_FILE false)";
+                     ", ROW_GROUP_SIZE " + std::to_string(opts.row_group_size) + ", USE_TMP_FILE false";
+  if (!opts.kv_metadata.empty()) {
+    copy += ", KV_METADATA {";
+    for (size_t i = 0; i < opts.kv_metadata.size(); ++i) {
+      copy += (i ? ", " : "") + QuoteString(opts.kv_metadata[i].first) + ": " + QuoteString(opts.kv_metadata[i].second);
+    }
+    copy += "}";
+  }
+  copy += ")";
   Status st = Execute(copy);
   if (!st.ok()) {
     impl_->mounts->Unmount(path);

@@ -25,6 +25,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "taco/io.h"
 #include "taco/status.h"
@@ -35,6 +37,8 @@ namespace taco::table {
 struct ParquetWriteOptions {
   int zstd_level = 3;
   uint64_t row_group_size = 65536;
+  // File-level key/value metadata (e.g. GeoParquet's "geo"), written with DuckDB's KV_METADATA.
+  std::vector<std::pair<std::string, std::string>> kv_metadata;
 };
 
 class Engine {

@@ -10,6 +10,8 @@
 #include "taco/validate.h"
 #include "validate/checks.h"
 #include "validate/container.h"
+#include "validate/legacy_checks.h"
+#include "validate/tiff_profile.h"
 #include "validate/reporter.h"
 
 namespace taco {
@@ -77,6 +79,7 @@ std::optional<nlohmann::ordered_json> LoadCollection(const Container& container,
 
 Result<ValidationReport> Run(const std::string& path, const ValidateOptions& options) {
   TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
+  if (format == DatasetFormat::kLegacy) return ValidateLegacy(path, options);  // spec/LEGACY.md §12.3
   if (format == DatasetFormat::kTacocat) {
     return Status::NotSupported(path + ": validate checks ZIP and FOLDER datasets; validate the ZIPs of a TACOCAT one "
                                        "by one");
@@ -124,7 +127,11 @@ Result<ValidationReport> Run(const std::string& path, const ValidateOptions& opt
 
 Result<ValidationReport> Validate(const std::string& path, const ValidateOptions& options) {
   try {
-    return validate::Run(path, options);
+    auto report = validate::Run(path, options);
+    if (report.ok() && options.tiff_profile) {
+      TACO_RETURN_IF_ERROR(validate::CheckTiffProfile(path, options, *report));
+    }
+    return report;
   } catch (const std::exception& e) {  // a third-party exception must not escape
     return Status::Internal(path + ": validate: " + e.what());
   }
