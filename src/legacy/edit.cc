@@ -2,9 +2,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <unordered_map>
@@ -74,6 +76,34 @@ Result<MetadataEdits> LoadEdits(const std::string& file) {
   return e;
 }
 
+bool IsNumeric(TypeId id) {
+  return id == TypeId::kInt32 || id == TypeId::kInt64 || id == TypeId::kFloat || id == TypeId::kDouble;
+}
+
+// A numeric edit value in the stored column's numeric type (CSV integers are int64, a
+// column may be int32; a whole double may go to an integer column).
+std::optional<Value> CastNumber(const Value& v, const DataType& to) {
+  if (v.is_null()) return v;
+  double d = 0;
+  if (v.is<int32_t>()) d = v.get<int32_t>();
+  else if (v.is<int64_t>()) d = static_cast<double>(v.get<int64_t>());
+  else if (v.is<float>()) d = v.get<float>();
+  else if (v.is<double>()) d = v.get<double>();
+  else return std::nullopt;
+  switch (to.id) {
+    case TypeId::kInt32:
+      if (d != static_cast<double>(static_cast<int32_t>(d))) return std::nullopt;
+      return Value(static_cast<int32_t>(d));
+    case TypeId::kInt64:
+      if (v.is<int64_t>()) return v;
+      if (d != static_cast<double>(static_cast<int64_t>(d))) return std::nullopt;
+      return Value(static_cast<int64_t>(d));
+    case TypeId::kFloat: return Value(static_cast<float>(d));
+    case TypeId::kDouble: return Value(d);
+    default: return std::nullopt;
+  }
+}
+
 struct Applier {
   int level;
   MetadataEdits& edits;
@@ -108,16 +138,30 @@ struct Applier {
                                      ": key by 'path' instead");
     }
     if (row != edits.rows.end() && !s.is_padding()) edits.used.insert(key);
-    for (const auto& [name, type] : edits.columns) {
+    for (const auto& [name, edit_type] : edits.columns) {
       auto it = stored.find(name);
-      if (it != stored.end() && !(it->second == type) && it->second.id != TypeId::kNull) {
-        return Status::InvalidArgument(file + ": column '" + name + "' is " + type.ToString() + ", the dataset has " +
-                                       it->second.ToString() + " at level " + std::to_string(level));
+      DataType type = edit_type;
+      const bool convert = it != stored.end() && !(it->second == edit_type) && it->second.id != TypeId::kNull;
+      if (convert) {
+        if (!IsNumeric(it->second.id) || !IsNumeric(edit_type.id)) {
+          return Status::InvalidArgument(file + ": column '" + name + "' is " + edit_type.ToString() +
+                                         ", the dataset has " + it->second.ToString() + " at level " +
+                                         std::to_string(level));
+        }
+        type = it->second;
       }
       Value value;
       bool replace = true;
       if (row != edits.rows.end() && !s.is_padding()) {
         value = edits.table.column(name).values[row->second];
+        if (convert) {
+          auto cast = CastNumber(value, type);
+          if (!cast) {
+            return Status::InvalidArgument(file + ": key '" + key + "' column '" + name + "': " + value.ToString() +
+                                           " does not fit the stored " + type.ToString());
+          }
+          value = *cast;
+        }
       } else {
         replace = false;
       }

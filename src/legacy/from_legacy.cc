@@ -102,7 +102,10 @@ struct Builder {
     Result<Sample> sample = Status::Internal("unset");
     if (t.column("type").values[i].get<std::string>() == "FOLDER") {
       const int64_t cid = t.column("internal:current_id").values[i].get<int64_t>();
-      const auto& kids = levels.children.at(static_cast<size_t>(level) + 1);
+      if (static_cast<size_t>(level) + 1 >= levels.children.size()) {
+        return Status::Corruption(ds.path() + ": sample '" + where + "' is a FOLDER below the last level");
+      }
+      const auto& kids = levels.children[static_cast<size_t>(level) + 1];
       auto it = kids.find(cid);
       if (it == kids.end() || it->second.empty()) {
         return Status::InvalidArgument(ds.path() + ": sample '" + where +

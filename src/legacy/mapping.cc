@@ -3,6 +3,7 @@
 #include <cpl_vsi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -103,8 +104,8 @@ struct Mapper {
       } else if (n == "stac:tensor_shape" && f.type.id == TypeId::kList) {
         Value v = f.value;
         if (v.is<ValueList>() && v.get<ValueList>().size() > 2) {
-          const ValueList& l = v.get<ValueList>();
-          v = ValueList(l.end() - 2, l.end());
+          ValueList last(v.get<ValueList>().end() - 2, v.get<ValueList>().end());
+          v = std::move(last);
           Note("stac:tensor_shape has a band dimension: stac:raster_shape keeps [rows, cols]");
         }
         item.columns.push_back({"stac:raster_shape", f.type, v, f.description});

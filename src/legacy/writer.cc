@@ -218,7 +218,7 @@ Result<std::vector<std::string>> WriteNode(const Node& root, const std::string& 
   std::vector<Node> parts(1);
   uint64_t used = 0;
   for (const Item& item : root.items) {
-    TACO_ASSIGN_OR_RETURN(auto sub, item.nested ? MakePlan(*item.nested, *engine, item.id) : Result<std::unique_ptr<Plan>>(nullptr));
+    TACO_ASSIGN_OR_RETURN(auto sub, item.nested ? MakePlan(*item.nested, *engine, item.id) : Result<std::unique_ptr<Plan>>(std::unique_ptr<Plan>()));
     const uint64_t length = sub ? sub->total : item.size;
     if (options.part_size > 0 && !parts.back().items.empty() && used + length > options.part_size) {
       parts.emplace_back();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sys/stat.h>

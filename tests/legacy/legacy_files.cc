@@ -13,9 +13,9 @@ namespace {
 std::string Str(const std::string& s) { return "'" + s + "'"; }
 
 LegacyFiles Build() {
-  static TempDir* dir = new TempDir();  // removed by the OS temp cleaner; kept for the process
+  static TempDir dir;  // removed at exit
   LegacyFiles f;
-  f.dir = dir->path();
+  f.dir = dir.path();
   for (int k = 0; k < 3; ++k) {
     f.image.push_back(SynthGeoTiff(10 * k + 1, 440000 + 1000 * k, 4480000));
     f.sub_a.push_back(SynthGeoTiff(10 * k + 2, 440000 + 1000 * k, 4470000));
