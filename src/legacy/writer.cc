@@ -203,7 +203,7 @@ std::string PartPath(const std::string& output, size_t index) {
   const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
   const std::string stem = has_ext ? output.substr(0, dot) : output;
   const std::string ext = has_ext ? output.substr(dot) : "";
-  char digits[16];
+  char digits[32];
   std::snprintf(digits, sizeof digits, ".%04zu", index);
   return stem + digits + ".part" + ext;
 }

@@ -25,15 +25,18 @@ std::string StripTrailingSlashes(std::string p) {
   return p;
 }
 
-// The first two bytes of a regular file are `#y` or `WX` (Tortilla 0.5 / TACO v1).
-bool HasLegacyMagic(const std::string& p) {
+// The file's first bytes are `prefix`.
+bool StartsWithBytes(const std::string& p, std::string_view prefix) {
   std::FILE* f = std::fopen(p.c_str(), "rb");
   if (f == nullptr) return false;
-  char magic[2] = {0, 0};
-  const size_t n = std::fread(magic, 1, 2, f);
+  char head[8] = {0};
+  const size_t n = std::fread(head, 1, prefix.size(), f);
   std::fclose(f);
-  return n == 2 && ((magic[0] == '#' && magic[1] == 'y') || (magic[0] == 'W' && magic[1] == 'X'));
+  return n == prefix.size() && std::string_view(head, n) == prefix;
 }
+
+// The first two bytes of a regular file are `#y` or `WX` (Tortilla 0.5 / TACO v1).
+bool HasLegacyMagic(const std::string& p) { return StartsWithBytes(p, "#y") || StartsWithBytes(p, "WX"); }
 
 bool IsRegularFile(const std::string& p) {
   struct stat st;
@@ -70,7 +73,12 @@ Result<DatasetFormat> DetectFormat(const std::string& path) {
                                    ": not a TACO dataset: a folder dataset needs COLLECTION.json (none found, "
                                    "and no .tacocat/ inside)");
   }
-  if (HasLegacyMagic(p) || EndsWithNoCase(p, ".taco") || EndsWithNoCase(p, ".tortilla")) return DatasetFormat::kLegacy;
+  // A .taco/.tortilla name without the magic is still read as legacy (which then says what
+  // is wrong with it), unless the bytes are a ZIP.
+  if (HasLegacyMagic(p) ||
+      ((EndsWithNoCase(p, ".taco") || EndsWithNoCase(p, ".tortilla")) && !StartsWithBytes(p, "PK"))) {
+    return DatasetFormat::kLegacy;
+  }
   return DatasetFormat::kZip;  // any other file: let the ZIP reader say what is wrong with it
 }
 

@@ -35,6 +35,9 @@
 namespace taco::table {
 
 struct ParquetWriteOptions {
+  ParquetWriteOptions() = default;
+  ParquetWriteOptions(int level, uint64_t rows_per_group, std::vector<std::pair<std::string, std::string>> kv = {})
+      : zstd_level(level), row_group_size(rows_per_group), kv_metadata(std::move(kv)) {}
   int zstd_level = 3;
   uint64_t row_group_size = 65536;
   // File-level key/value metadata (e.g. GeoParquet's "geo"), written with DuckDB's KV_METADATA.

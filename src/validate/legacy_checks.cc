@@ -4,6 +4,7 @@
 #include <gdal.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -280,8 +281,9 @@ Result<ValidationReport> ValidateLegacy(const std::string& path, const ValidateO
       continue;
     }
     LegacyHeader h;
-    h.partitions = 0;
+    h.partitions = UINT64_MAX;  // stays so when the header cannot be read (already reported)
     std::vector<std::string> ids = check.Tortilla(**reader, 0, (*reader)->size(), paths[i], true, &h);
+    if (h.partitions == UINT64_MAX) continue;
     if (paths.size() > 1 && h.partitions != paths.size()) {
       rep.Add("legacy-parts", paths[i], "DP " + N(h.partitions), "DP == the number of parts (" + N(paths.size()) + ")");
     }
