@@ -73,7 +73,7 @@ Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size,
       return Status::NotSupported(name + ": a legacy " +
                                   (prefix[0] == '#' ? std::string("Tortilla 0.5 (magic #y)")
                                                     : std::string("TACO v1 (magic WX)")) +
-                                  " file; taco-cpp reads TACO 2 datasets (ZIP, FOLDER, TACOCAT) only");
+                                  " file, not a TACO ZIP (Dataset::Open reads it as a legacy dataset)");
     }
     return NotTaco(name, "no ZIP local file header at byte 0");
   }

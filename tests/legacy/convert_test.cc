@@ -154,7 +154,9 @@ TEST(LegacyConvert, ZipToV1AndTortilla) {
         auto cb = b2->children->Read(static_cast<int64_t>(k));
         ASSERT_TRUE(ca.ok() && cb.ok());
         EXPECT_EQ(ca->id, cb->id);
-        if (ca->is_file()) EXPECT_EQ(*src->ReadBytes(*ca), *ds->ReadBytes(*cb)) << id << "/" << ca->id;
+        if (ca->is_file()) {
+          EXPECT_EQ(*src->ReadBytes(*ca), *ds->ReadBytes(*cb)) << id << "/" << ca->id;
+        }
       }
     }
   }

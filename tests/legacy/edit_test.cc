@@ -161,8 +161,11 @@ TEST(LegacyEdit, InPlaceSurvivesSigkillAtRandomPoints) {
     killed += died;
     const std::string now = Description(zip);
     EXPECT_TRUE(now == current || now == next) << "round " << round << " killed at " << at << ": " << now;
-    if (!died || at > header) EXPECT_EQ(now, next) << "round " << round << " killed at " << at;
-    if (died && at <= header) EXPECT_EQ(now, current) << "round " << round << " killed at " << at;
+    if (!died || at > header) {
+      EXPECT_EQ(now, next) << "round " << round << " killed at " << at;
+    } else {
+      EXPECT_EQ(now, current) << "round " << round << " killed at " << at;
+    }
     EXPECT_EQ(SampleBytes(zip, {std::string("s1"), std::string("sub"), std::string("b")}), Files().sub_b[0]);
     current = now;
   }

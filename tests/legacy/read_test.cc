@@ -66,7 +66,8 @@ TEST(LegacyRead, NavigationReachesNestedGeoTiffsThroughGdal) {
     auto ds = OpenOrDie(path);
     ASSERT_NE(ds, nullptr);
     for (int k = 0; k < 3; ++k) {
-      const std::string id = "s" + std::to_string(k + 1);
+      std::string id = "s";
+      id += std::to_string(k + 1);
       auto image = ds->ReadPath({SampleKey(id), SampleKey(std::string("image"))});
       ASSERT_TRUE(image.ok()) << path << " " << image.status().ToString();
       EXPECT_EQ(FirstPixel(image->gdal_path), 10 * k + 1) << image->gdal_path;

@@ -21,16 +21,16 @@ void MakeLegacy(RemoteEnv* e) {
   if (fs::exists(e->Local("legacy/big.taco"))) return;
   TempDir src;
   for (int i = 0; i < 3; ++i) {
-    fs::create_directories(src / ("r" + std::to_string(i)));
-    WriteFile(src / ("r" + std::to_string(i) + "/a.bin"), std::string(30000, static_cast<char>('a' + i)));
-    WriteFile(src / ("r" + std::to_string(i) + "/b.bin"), std::string(30000, static_cast<char>('A' + i)));
+    fs::create_directories(src / (std::string("r") + std::to_string(i)));
+    WriteFile(src / (std::string("r") + std::to_string(i) + "/a.bin"), std::string(30000, static_cast<char>('a' + i)));
+    WriteFile(src / (std::string("r") + std::to_string(i) + "/b.bin"), std::string(30000, static_cast<char>('A' + i)));
   }
   WriteFile(src / "c.json", R"({"id": "big", "dataset_version": "1", "description": "d", "licenses": ["MIT"],
     "providers": [{"name": "me"}], "tasks": ["classification"]})");
   fs::create_directories(e->Local("legacy"));
   const std::string tree = src.path() + "/tree";
   fs::create_directories(tree);
-  for (int i = 0; i < 3; ++i) fs::rename(src / ("r" + std::to_string(i)), tree + "/r" + std::to_string(i));
+  for (int i = 0; i < 3; ++i) fs::rename(src / (std::string("r") + std::to_string(i)), tree + "/r" + std::to_string(i));
   CommandResult r = RunTaco("create " + ShellQuote(tree) + " " + ShellQuote(e->Local("legacy/big.taco")) +
                             " --format taco-v1 --collection " + ShellQuote(src / "c.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -168,8 +168,8 @@ TEST(TacoHeaderTest, LegacyBlobFormatsAreNamed) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNotSupported);
   EXPECT_EQ(r.status().message(),
-            "old.tortilla: a legacy Tortilla 0.5 (magic #y) file; taco-cpp reads TACO 2 datasets (ZIP, FOLDER, "
-            "TACOCAT) only");
+            "old.tortilla: a legacy Tortilla 0.5 (magic #y) file, not a TACO ZIP (Dataset::Open reads it as a legacy "
+            "dataset)");
   std::string taco_v1 = tortilla;
   taco_v1[0] = 'W';
   taco_v1[1] = 'X';
