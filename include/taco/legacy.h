@@ -19,7 +19,7 @@
 //   internal:current_id   = the row's index in its level; internal:parent_id = the parent's
 //   internal:source_file  = the part's file name (sample path: /vsisubfile/O_S,<dir>/<file>)
 //   stac:centroid         = WKB point (from the WKT text), so that bbox filters work
-//   stac:time_start/_end  = timestamp[us] (from seconds, int or float)
+//   stac:time_start/_end/_middle = timestamp[us] (from seconds, int or float)
 //   tortilla:file_format  = the header's driver name for P2 footers (which have none)
 #ifndef TACO_LEGACY_H_
 #define TACO_LEGACY_H_

@@ -394,7 +394,7 @@ Result<Presented> Present(const Table& raw, const Holder& at, const Part& part, 
         if (!wkb) bad_centroid = true;
         v = wkb ? Value(Binary{*wkb}) : Value();
       }
-    } else if ((c.name == "stac:time_start" || c.name == "stac:time_end") &&
+    } else if ((c.name == "stac:time_start" || c.name == "stac:time_end" || c.name == "stac:time_middle") &&
                (IsNumeric(c.type.id) || c.type.id == TypeId::kNull)) {
       col.type = DataType::TimestampUs();
       for (Value& v : col.values) v = SecondsToTimestamp(v);
