@@ -130,7 +130,7 @@ int PrintInfo(const std::string& path, bool json) {
             << "version:       " << Field(c, "dataset_version") << "\n"
             << "taco_version:  " << Field(c, "taco_version") << "\n"
             << "description:   " << Field(c, "description") << "\n"
-            << "tasks:         " << JoinStrings(c.value("tasks", nlohmann::ordered_json())) << "\n"
+            << "tasks:         " << JoinStrings(c.value("tasks", c.value("task", nlohmann::ordered_json()))) << "\n"
             << "licenses:      " << JoinStrings(c.value("licenses", nlohmann::ordered_json())) << "\n"
             << "keywords:      " << JoinStrings(c.value("keywords", nlohmann::ordered_json())) << "\n";
   if (c.contains("extent") && c["extent"].is_object()) {

@@ -79,7 +79,9 @@ struct Checker {
     }
     auto parsed = read::ParseLegacyHeader(*prefix, length, where);
     if (!parsed.ok()) {
-      rep.Add(top ? "legacy-header" : "legacy-nested", where, parsed.status().message(),
+      std::string message = parsed.status().message();
+      if (message.rfind(where + ": ", 0) == 0) message = message.substr(where.size() + 2);
+      rep.Add(top ? "legacy-header" : "legacy-nested", where, message,
               top ? "a 200-byte Tortilla/TACO v1 header (magic #y or WX) within the file"
                   : "a standalone Tortilla (magic #y or WX, footer inside the item)");
       return ids;
