@@ -49,7 +49,7 @@ LegacyFiles Build() {
   SynthFooter footer01;
   footer01.extra = TopColumns(2);
   SynthFooter footer2;
-  footer2.extra = TopColumns(1);
+  footer2.extra = TopColumns(3);
   for (auto& c : footer2.extra) c.values = {c.values[2]};
   std::vector<SynthItem> first(top.begin(), top.begin() + 2), second(top.begin() + 2, top.end());
   f.part0 = f.dir + "/parts/demo.0000.part.taco";
