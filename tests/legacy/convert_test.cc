@@ -164,15 +164,27 @@ TEST(LegacyConvert, ZipToV1AndTortilla) {
 
 TEST(LegacyConvert, HeterogeneousTreesArePaddedOrRefused) {
   TempDir dir;
-  // s1 has 3 children, s2 only the first 2: padded.
-  const std::string short_nested = SynthTortilla({{"image", "GTiff", Files().image[0]}, {"notes", "BYTES", "n"}});
-  WriteFile(dir / "pad.tortilla", SynthTortilla({{"s1", "TORTILLA", NestedSample(0)}, {"s2", "TORTILLA", short_nested}}));
+  // s1 has 3 FILE children, s2 only the first 2: padded (a padding sample stands for a FILE).
+  const std::string long_nested = SynthTortilla(
+      {{"image", "GTiff", Files().image[0]}, {"notes", "BYTES", "n"}, {"extra", "BYTES", "e"}});
+  const std::string short_nested = SynthTortilla({{"image", "GTiff", Files().image[1]}, {"notes", "BYTES", "m"}});
+  WriteFile(dir / "pad.tortilla", SynthTortilla({{"s1", "TORTILLA", long_nested}, {"s2", "TORTILLA", short_nested}}));
   std::vector<std::string> notes;
   auto padded = ConvertLegacy(dir / "pad.tortilla", dir / "pad.tacozip", {}, &notes);
   ASSERT_TRUE(padded.ok()) << padded.status().ToString();
   bool said = false;
   for (const auto& n : notes) said = said || n.find("padded with __TACOPAD__") != std::string::npos;
   EXPECT_TRUE(said);
+  auto pad = Dataset::Open(dir / "pad.tacozip");
+  ASSERT_TRUE(pad.ok());
+  auto rows = (*pad)->QueryRaw("SELECT count(*) FROM level1_table WHERE starts_with(id, '__TACOPAD__')");
+  EXPECT_EQ(rows->columns[0].values[0].get<int64_t>(), 1);
+  // A FOLDER where its sibling has nothing: padding cannot stand for a FOLDER, refused.
+  WriteFile(dir / "deep.tortilla",
+            SynthTortilla({{"s1", "TORTILLA", NestedSample(0)}, {"s2", "TORTILLA", short_nested}}));
+  auto deep = ConvertLegacy(dir / "deep.tortilla", dir / "deep.tacozip");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.status().message().find("padding does not help"), std::string::npos) << deep.status().ToString();
   // Mixed root types cannot be a TACO 2.0 tree: refused with the reason.
   WriteFile(dir / "mixed.tortilla",
             SynthTortilla({{"s1", "TORTILLA", NestedSample(0)}, {"raw", "BYTES", "just bytes"}}));
