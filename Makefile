@@ -2,13 +2,13 @@
 #   make demo   install what is missing, build, run `build/taco demo`
 #   make test   install what is missing, build, run every test
 # Other targets: make (build), make test-asan (Debug + ASan/UBSan build in build-asan/, tests),
-# make bench (benchmarks), make clean.
+# make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean.
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps demo test test-asan bench clean
+.PHONY: all build deps demo test test-asan bench clean docs-screenshots
 
 all: build
 
@@ -36,6 +36,9 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 
 bench: build
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
+
+docs-screenshots: build
+	bash scripts/docs_screenshots.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

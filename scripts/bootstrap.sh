@@ -17,7 +17,10 @@ apt_packages=(
   libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   unzip zip curl libcurl4-gnutls-dev ca-certificates python3-gdal python3-numpy nginx-light
+  # taco publish tests: headless browser, XSD validation, the Python venv
+  chromium libxml2-utils python3-venv python3-pip
 )
+if ! command -v npm >/dev/null 2>&1; then apt_packages+=(nodejs npm); fi
 
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -31,6 +34,26 @@ if ((${#missing[@]})); then
   if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# taco publish tests (tests/publish): the pinned Python validators in .venv and the pinned npm
+# modules (playwright-core drives Debian's chromium; @huggingface/tasks lists the Hub's tasks).
+# Each step is skipped when its stamp matches the pinned file.
+venv_stamp="$here/.venv/.requirements.sha256"
+want_venv="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
+if [ ! -f "$venv_stamp" ] || [ "$(cat "$venv_stamp")" != "$want_venv" ]; then
+  echo "bootstrap: installing the pinned Python packages into .venv"
+  [ -x "$here/.venv/bin/python3" ] || /usr/bin/python3 -m venv --system-site-packages "$here/.venv"
+  "$here/.venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt"
+  echo "$want_venv" > "$venv_stamp"
+fi
+browser_dir="$here/tests/publish/browser"
+npm_stamp="$browser_dir/node_modules/.lock.sha256"
+want_npm="$(sha256sum "$browser_dir/package-lock.json" | cut -d' ' -f1)"
+if [ ! -f "$npm_stamp" ] || [ "$(cat "$npm_stamp")" != "$want_npm" ]; then
+  echo "bootstrap: installing the pinned npm modules of tests/publish/browser"
+  (cd "$browser_dir" && npm ci --ignore-scripts --no-audit --no-fund --silent)
+  echo "$want_npm" > "$npm_stamp"
 fi
 
 if [ -n "${DUCKDB_ROOT:-}" ]; then
