@@ -24,6 +24,6 @@ node "$check" "$tmp/nested/index.html" "$tmp/nested.json" "$out/publish-nested.p
 "$taco" demo "$tmp/demo" -q >/dev/null
 "$taco" publish "$tmp/demo/demo.tacozip" "$tmp/demo-pub" --publication "$here/docs/demo-publication.json" \
   --base-url https://data.example.org/taco-demo/ -q
-echo '{"title": "", "texts": []}' | sed 's/"title": "", //' > "$tmp/demo.json"
+echo '{"texts": ["demo"]}' > "$tmp/demo.json"
 node "$check" "$tmp/demo-pub/index.html" "$tmp/demo.json" "$out/publish-demo.png"
 echo "docs-screenshots: $out/publish-nested.png $out/publish-demo.png"
