@@ -2,6 +2,11 @@
 // container files (sha256), level Parquet files, one RecordSet per level with the fields whose
 // Arrow types have a Croissant type, RAI properties from the sidecar, GeoCroissant properties
 // where the levels give one value.
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+
 #include "publish/text.h"
 #include "publish/writers.h"
 
@@ -22,6 +27,7 @@ json Context() {
               {"data", {{"@id", "cr:data"}, {"@type", "@json"}}},
               {"dataType", {{"@id", "cr:dataType"}, {"@type", "@vocab"}}},
               {"dct", "http://purl.org/dc/terms/"},
+              {"equivalentProperty", "cr:equivalentProperty"},
               {"examples", {{"@id", "cr:examples"}, {"@type", "@json"}}},
               {"extract", "cr:extract"},
               {"field", "cr:field"},
@@ -41,6 +47,7 @@ json Context() {
               {"regex", "cr:regex"},
               {"repeated", "cr:repeated"},
               {"replace", "cr:replace"},
+              {"samplingRate", "cr:samplingRate"},
               {"sc", "https://schema.org/"},
               {"separator", "cr:separator"},
               {"source", "cr:source"},
@@ -91,7 +98,6 @@ json Places(const std::array<double, 4>& b) {
 
 Result<json> BuildCroissant(const Model& m) {
   std::vector<std::string> missing;
-  std::vector<std::string> creators_missing;
   if (m.description.empty()) missing.push_back("'description' (set it in COLLECTION.json)");
   if (m.licenses.empty()) missing.push_back("'license' (COLLECTION.json licenses is empty)");
   if (m.landing_url().empty()) {
@@ -109,6 +115,8 @@ Result<json> BuildCroissant(const Model& m) {
   c["@type"] = "sc:Dataset";
   json conforms = json::array({"http://mlcommons.org/croissant/1.0"});
   if (!m.pub.rai.empty()) conforms.push_back("http://mlcommons.org/croissant/RAI/1.0");
+  const bool geo = m.crs.size() == 1 || m.gsd.size() == 1 || !m.bands.empty();
+  if (geo) conforms.push_back("http://mlcommons.org/croissant/geo/1.0");
   c["conformsTo"] = conforms.size() == 1 ? conforms[0] : conforms;
   c["name"] = m.title;
   c["alternateName"] = m.id;

@@ -2,6 +2,11 @@
 // JSON Schema's shape), both from one record (EXPORTERS §4.3). Nothing is guessed: identifier,
 // publisher and publicationYear come from the sidecar (publisher also from a provider with the
 // role "host"); without them the writer names what is missing.
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+
 #include "publish/text.h"
 #include "publish/writers.h"
 

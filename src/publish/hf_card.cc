@@ -3,6 +3,11 @@
 // the body: description, structure, fields, coverage, extension blocks, files, usage, citation.
 #include <set>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+
 #include "publish/text.h"
 #include "publish/writers.h"
 

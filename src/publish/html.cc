@@ -6,7 +6,15 @@
 #include <cmath>
 #include <map>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "publish/markdown.h"
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+
 #include "publish/text.h"
 #include "publish/writers.h"
 

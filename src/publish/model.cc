@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <thread>
+#include <atomic>
 
 #include "model/wkb.h"
 #include "publish/sha256.h"
@@ -538,7 +539,7 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
       m.source_name = input.filename().string();
     }
     if (k == 0) ParseCollection(collection, m);
-    const json field_schema = collection.value("taco:field_schema", json::object());
+    const json field_schema = collection.is_object() ? collection.value("taco:field_schema", json::object()) : json::object();
     LevelScan scan;
     TACO_RETURN_IF_ERROR(ScanLevels(ds, field_schema.is_object() ? field_schema : json::object(), m, scan));
     TACO_RETURN_IF_ERROR(ScanFacts(ds, scan, m));
@@ -560,8 +561,6 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
         break;
       case DatasetFormat::kTacocat: {
         fs::path base = p;
-        std::string prefix;
-        std::error_code ec;
         if (p.filename() == "__TACOCAT__") {
           base = p.parent_path();
           TACO_RETURN_IF_ERROR(AddFile(p, "__TACOCAT__", "metadata", "application/octet-stream", m));

@@ -2,6 +2,11 @@
 // container files as `enclosure` links with file:size / file:checksum (multihash sha2-256).
 #include <set>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+
 #include "publish/text.h"
 #include "publish/writers.h"
 
