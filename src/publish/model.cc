@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
+using util::Quote;
 
 std::string Str(const json& j, const char* key) {
   auto it = j.find(key);
@@ -587,7 +588,7 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
   m.collection = std::move(collection);
 
   // Patterns from the pit schema (display only).
-  const json pit = m.collection.value("taco:pit_schema", json::object());
+  const json pit = m.collection.is_object() ? m.collection.value("taco:pit_schema", json::object()) : json::object();
   if (pit.is_object()) {
     const json hierarchy = pit.value("hierarchy", json::object());
     if (hierarchy.is_object()) {
@@ -599,7 +600,7 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
           std::vector<std::pair<std::string, std::string>> pattern;
           const json ids = p.value("id", json::array()), types = p.value("type", json::array());
           for (size_t i = 0; i < ids.size() && i < types.size(); ++i) {
-            if (ids[i].is_string() && types[i].is_string()) pattern.emplace_back(ids[i], types[i]);
+            if (ids[i].is_string() && types[i].is_string()) pattern.emplace_back(ids[i].get<std::string>(), types[i].get<std::string>());
           }
           m.levels[d].patterns.push_back(std::move(pattern));
         }

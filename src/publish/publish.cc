@@ -15,6 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
+using util::Quote;
 
 // Croissant RAI 1.0 properties (the rai: namespace).
 constexpr const char* kRaiProperties[] = {

@@ -237,18 +237,25 @@ std::string CitationYear(const Model& m) {
 std::string BibTex(const Model& m) {
   std::string key;
   for (char c : m.id) key += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  key += "_" + CitationYear(m);
+  key += '_';
+  key += CitationYear(m);
   std::string authors;
   for (const auto& a : CitationAuthors(m)) {
     if (!authors.empty()) authors += " and ";
-    authors += a.organization ? "{" + TexEscape(a.display) + "}" : TexEscape(a.display);
+    if (a.organization) {
+      authors += '{';
+      authors += TexEscape(a.display);
+      authors += '}';
+    } else {
+      authors += TexEscape(a.display);
+    }
   }
   std::string out = "@misc{" + key + ",\n";
   auto field = [&](const std::string& name, const std::string& value) {
     if (!value.empty()) out += "  " + name + " = {" + value + "},\n";
   };
   field("author", authors);
-  field("title", "{" + TexEscape(m.title) + "}");
+  field("title", std::string("{").append(TexEscape(m.title)).append("}"));
   field("year", CitationYear(m));
   field("publisher", TexEscape(m.pub.publisher));
   field("version", TexEscape(m.dataset_version));
@@ -296,12 +303,16 @@ std::string PlainCitation(const Model& m) {
     authors += list[i].display;
   }
   std::string out = authors.empty() ? "" : authors + " ";
-  out += "(" + CitationYear(m) + "). " + m.title;
+  out += '(';
+  out += CitationYear(m);
+  out += "). ";
+  out += m.title;
   if (!m.dataset_version.empty()) out += " (Version " + m.dataset_version + ")";
   out += " [Data set].";
   if (!m.pub.publisher.empty()) out += " " + m.pub.publisher + ".";
   if (!m.pub.doi.empty()) {
-    out += " " + DoiUrl(m.pub.doi);
+    out += ' ';
+    out += DoiUrl(m.pub.doi);
   } else if (std::string url = m.landing_url(); !url.empty()) {
     out += " " + url;
   }

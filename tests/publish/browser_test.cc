@@ -54,7 +54,6 @@ TEST(PublishBrowser, NestedFixturePageInChromium) {
   EXPECT_EQ(check.exit_code, 0) << check.err << check.out;
 
   // The checker itself fails on a page that loads something or runs a script.
-  std::string html = ReadFile(dir / "pub/index.html");
   WriteFile(dir / "bad.html", "<!DOCTYPE html><html><head><title>test_dataset</title></head><body>"
                               "<img src=\"http://127.0.0.1:9/x.png\"><script>console.error('boom')</script></body></html>");
   auto bad = CheckPage(dir / "bad.html", {{"title", "test_dataset"}, {"texts", {"never shown"}}}, dir.path());

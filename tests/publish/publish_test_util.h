@@ -109,7 +109,7 @@ inline Taco FlatTaco(const std::vector<Spot>& spots, nlohmann::ordered_json coll
   if (pad_to > 0) options.pad_to = pad_to;
   auto tortilla = Tortilla::Make(std::move(samples), options);
   EXPECT_TRUE(tortilla.ok()) << tortilla.status().ToString();
-  auto taco = Taco::Make(*tortilla, std::move(collection));
+  auto taco = Taco::Make(std::move(*tortilla), std::move(collection));
   EXPECT_TRUE(taco.ok()) << taco.status().ToString();
   return *taco;
 }
