@@ -71,8 +71,16 @@ std::string BoxRects(const std::array<double, 4>& b, const std::string& cls, con
   return rect(b[0], b[1], b[2], b[3]);
 }
 
+// At most 6 decimals (about 0.1 m), trailing zeros dropped: "-77", "151.2", "-33.859381".
+std::string Degrees(double v) {
+  std::string s = Fixed(v, 6);
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
 std::string BoxText(const std::array<double, 4>& b) {
-  return "[" + FormatNumber(b[0]) + ", " + FormatNumber(b[1]) + ", " + FormatNumber(b[2]) + ", " + FormatNumber(b[3]) + "]";
+  return "[" + Degrees(b[0]) + ", " + Degrees(b[1]) + ", " + Degrees(b[2]) + ", " + Degrees(b[3]) + "]";
 }
 
 std::string MapSvg(const Model& m) {
@@ -91,7 +99,7 @@ std::string MapSvg(const Model& m) {
   if (!m.centroids.empty()) {
     s += "<g class=\"pts\">";
     for (const auto& [lon, lat] : m.centroids) {
-      s += "<circle cx=\"" + Fixed(X(lon), 1) + "\" cy=\"" + Fixed(Y(lat), 1) + "\" r=\"1.6\"/>";
+      s += "<circle cx=\"" + Fixed(X(lon), 1) + "\" cy=\"" + Fixed(Y(lat), 1) + "\" r=\"2.2\"/>";
     }
     s += "</g>";
   }
@@ -105,18 +113,23 @@ std::string HistogramSvg(const Model& m) {
   uint64_t max = 1;
   for (const auto& b : bars) max = std::max(max, b.count);
   const double width = 720, height = 120, base = 100;
-  double bw = width / static_cast<double>(bars.size());
+  // At most 48 units per bar, centred when there are few.
+  double bw = std::min(48.0, width / static_cast<double>(bars.size()));
+  double x0 = (width - bw * static_cast<double>(bars.size())) / 2;
   std::string s = "<svg class=\"hist\" viewBox=\"0 0 720 " + Fixed(height, 0) +
                   "\" role=\"img\" aria-label=\"Samples per " + m.histogram_unit +
                   "\" xmlns=\"http://www.w3.org/2000/svg\">";
   for (size_t i = 0; i < bars.size(); ++i) {
     double h = std::max(1.0, 90.0 * static_cast<double>(bars[i].count) / static_cast<double>(max));
-    s += "<rect x=\"" + Fixed(i * bw + bw * 0.1, 2) + "\" y=\"" + Fixed(base - h, 2) + "\" width=\"" +
+    s += "<rect x=\"" + Fixed(x0 + static_cast<double>(i) * bw + bw * 0.1, 2) + "\" y=\"" + Fixed(base - h, 2) + "\" width=\"" +
          Fixed(std::max(0.5, bw * 0.8), 2) + "\" height=\"" + Fixed(h, 2) + "\"><title>" + E(bars[i].value) + ": " +
          FormatCount(bars[i].count) + "</title></rect>";
   }
-  s += "<text x=\"0\" y=\"116\">" + E(bars.front().value) + "</text><text x=\"720\" y=\"116\" text-anchor=\"end\">" +
-       E(bars.back().value) + "</text><text x=\"0\" y=\"10\">max " + FormatCount(max) + "</text></svg>";
+  s += "<text x=\"" + Fixed(x0, 1) + "\" y=\"116\">" + E(bars.front().value) + "</text>";
+  if (bars.size() > 1) {
+    s += "<text x=\"" + Fixed(width - x0, 1) + "\" y=\"116\" text-anchor=\"end\">" + E(bars.back().value) + "</text>";
+  }
+  s += "<text x=\"0\" y=\"10\">max " + FormatCount(max) + " per " + E(m.histogram_unit) + "</text></svg>";
   return s;
 }
 
@@ -202,19 +215,19 @@ std::string Counted(const std::vector<CountedValue>& values) {
 
 std::string Css() {
   return R"CSS(
-:root{--fg:#1d2329;--muted:#5c6670;--bg:#fff;--card:#f5f7f8;--line:#d5dbe0;--accent:#1f7a4d;--sea:#e8f1f7;--land:#d9dfd3;--ext:#d1495b;--part:#2b6cb0}
+:root{--fg:#1d2329;--muted:#5c6670;--bg:#fff;--card:#f5f7f8;--line:#d5dbe0;--accent:#1f7a4d;--sea:#e8f1f7;--land:#cfd8c6;--ext:#d1495b;--part:#2b6cb0}
 @media (prefers-color-scheme:dark){:root{--fg:#e6e9ec;--muted:#9aa5ae;--bg:#15191d;--card:#1e242a;--line:#343d45;--accent:#5cc08b;--sea:#1b2833;--land:#39423a;--ext:#ff7a8a;--part:#72a8e8}}
 *{box-sizing:border-box}body{margin:0;font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
 header{padding:28px 32px 18px;border-bottom:1px solid var(--line)}main{max-width:1100px;margin:0 auto;padding:8px 32px 48px}
 h1{margin:0 0 6px;font-size:28px}h2{margin:34px 0 10px;font-size:20px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:16px;margin:18px 0 6px}
-.badges span{display:inline-block;margin:2px 6px 2px 0;padding:1px 8px;border-radius:10px;background:var(--card);border:1px solid var(--line);font-size:13px}
+.badges>span{display:inline-block;margin:2px 6px 2px 0;padding:1px 8px;border-radius:10px;background:var(--card);border:1px solid var(--line);font-size:13px}
 nav a{margin-right:14px;color:var(--accent);text-decoration:none;font-size:14px}a{color:var(--accent)}
 table{border-collapse:collapse;width:100%;margin:6px 0 12px;font-size:14px}th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 th{background:var(--card)}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}caption{text-align:left;color:var(--muted);font-size:13px;padding:2px 0}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}pre{background:var(--card);border:1px solid var(--line);padding:10px;overflow:auto;white-space:pre-wrap;word-break:break-all}
 .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:10px;margin:10px 0}.stat{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px 12px}.stat b{display:block;font-size:20px}.stat span{color:var(--muted);font-size:13px}
 svg.map{width:100%;height:auto;border:1px solid var(--line);border-radius:6px}svg .sea{fill:var(--sea)}svg .land{fill:var(--land);stroke:none}svg .grid line{stroke:var(--line);stroke-width:.5}
-svg .extent{fill:var(--ext);fill-opacity:.18;stroke:var(--ext);stroke-width:1.5}svg .part{fill:var(--part);fill-opacity:.12;stroke:var(--part);stroke-width:1}svg .pts circle{fill:var(--ext);fill-opacity:.75}
+svg .extent{fill:var(--ext);fill-opacity:.18;stroke:var(--ext);stroke-width:1.5}svg .part{fill:var(--part);fill-opacity:.12;stroke:var(--part);stroke-width:1}svg .pts circle{fill:var(--ext);fill-opacity:.85;stroke:#fff;stroke-width:.5}
 svg.hist{width:100%;height:auto}svg.hist rect{fill:var(--accent)}svg text{fill:var(--fg);font:12px system-ui,sans-serif}svg.tree{width:100%;max-width:720px;height:auto}
 svg .edge{fill:none;stroke:var(--muted);stroke-width:1}svg .node{stroke:var(--muted)}svg .folder{fill:#e0a83a}svg .file{fill:#5b8def}svg .root{fill:var(--accent)}svg .more{fill:none}svg .muted{fill:var(--muted)}
 .muted{color:var(--muted)}details{margin:6px 0}summary{cursor:pointer;color:var(--muted)}.desc{max-width:860px}footer{color:var(--muted);font-size:13px;border-top:1px solid var(--line);padding:16px 32px}

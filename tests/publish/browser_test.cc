@@ -80,7 +80,8 @@ TEST(PublishScale, TenMillionSamples) {
       hex += d[c >> 4];
       hex += d[c & 15];
     }
-    blobs += (k ? "," : "") + std::string("from_hex('") + hex + "')";
+    if (k) blobs += ',';
+    blobs.append("from_hex('").append(hex).append("')");
   }
   Status st = (*engine)->Execute(
       "COPY (SELECT 'tile_' || i AS id, 'FILE' AS type, list_element([" + blobs +
