@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace taco::publish {
 namespace {
@@ -122,6 +123,13 @@ std::string FormatNumber(double v) {
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, v);
     if (std::strtod(buf, nullptr) == v) break;
+  }
+  // "%g" picks exponents for round numbers ("1.8e+02"); people and some parsers want "180".
+  if (std::strchr(buf, 'e') != nullptr && std::fabs(v) >= 1e-4 && std::fabs(v) < 1e15) {
+    for (int decimals = 0; decimals <= 17; ++decimals) {
+      std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+      if (std::strtod(buf, nullptr) == v) break;
+    }
   }
   return buf;
 }

@@ -82,6 +82,11 @@ TEST(PublishText, TablesAndCitation) {
   EXPECT_EQ(publish::LookupLicense("cc-by-4.0").spdx, "CC-BY-4.0");
   EXPECT_EQ(publish::LookupLicense("CC-BY-4.0").hf, "cc-by-4.0");
   EXPECT_EQ(publish::LookupLicense("My licence").hf, "other");
+  EXPECT_EQ(publish::FormatNumber(180), "180");
+  EXPECT_EQ(publish::FormatNumber(-20), "-20");
+  EXPECT_EQ(publish::FormatNumber(0.1), "0.1");
+  EXPECT_EQ(publish::FormatNumber(-33.85), "-33.85");
+  EXPECT_EQ(publish::FormatNumber(1e20), "1e+20");
   EXPECT_EQ(publish::SizeCategory(999), "n<1K");
   EXPECT_EQ(publish::SizeCategory(1000), "1K<n<10K");
   EXPECT_EQ(publish::SizeCategory(10000000), "10M<n<100M");
