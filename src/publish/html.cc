@@ -450,7 +450,7 @@ Result<std::string> WriteHtmlPage(const Model& m) {
   // 8. Citation.
   h += "<section id=\"citation\"><h2>Citation</h2>\n<p>" + E(PlainCitation(m)) + "</p>\n";
   if (m.pub.publication_date.empty()) {
-    h += "<p class=\"muted\">No publication date was given; the year is the export date's.</p>\n";
+    h += "<p class=\"muted\">No publication date was given (sidecar key <code>publication_date</code>), so the citation has no year.</p>\n";
   }
   h += "<h3>BibTeX</h3><pre id=\"bibtex\">" + E(BibTex(m)) + "</pre>\n<h3>CITATION.cff</h3><pre>" + E(CitationCff(m)) + "</pre>\n";
   if (!m.publications.empty()) {

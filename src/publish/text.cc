@@ -239,14 +239,13 @@ std::vector<Author> CitationAuthors(const Model& m) {
 
 std::string CitationYear(const Model& m) {
   if (!m.pub.publication_date.empty()) return m.pub.publication_date.substr(0, 4);
-  return m.generated_at.substr(0, 4);
+  return "";
 }
 
 std::string BibTex(const Model& m) {
   std::string key;
   for (char c : m.id) key += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  key += '_';
-  key += CitationYear(m);
+  if (std::string year = CitationYear(m); !year.empty()) key += '_' + year;
   std::string authors;
   for (const auto& a : CitationAuthors(m)) {
     if (!authors.empty()) authors += " and ";
@@ -311,9 +310,8 @@ std::string PlainCitation(const Model& m) {
     authors += list[i].display;
   }
   std::string out = authors.empty() ? "" : authors + " ";
-  out += '(';
-  out += CitationYear(m);
-  out += "). ";
+  std::string year = CitationYear(m);
+  out += '(' + (year.empty() ? std::string("n.d.") : year) + "). ";
   out += m.title;
   if (!m.dataset_version.empty()) out += " (Version " + m.dataset_version + ")";
   out += " [Data set].";

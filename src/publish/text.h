@@ -49,7 +49,8 @@ struct Author {
   std::string orcid;
 };
 std::vector<Author> CitationAuthors(const Model& m);
-// The year a citation names: publication date, else the export date.
+// The year a citation names: the publication date's, else "" (never invented: BibTeX then
+// has no year field and the plain citation says "n.d.").
 std::string CitationYear(const Model& m);
 
 std::string BibTex(const Model& m);
