@@ -63,7 +63,8 @@
 // |                      | there                                                                          |
 // | collection-json      | COLLECTION.json is a JSON object                                               |
 // | collection-field     | the collection fields: required id, dataset_version, description, licenses,      |
-// |                      | providers, tasks; each known field well-formed (spec §5.5.2, FORMAT §4)          |
+// |                      | providers, tasks; each known field well-formed (spec §5.5.2, FORMAT §4):         |
+// |                      | taco_version MAJOR.MINOR.PATCH, extent.temporal ISO-8601 with start <= end       |
 // | pit-schema           | taco:pit_schema present and equal to what the level tables imply (FORMAT §4.1)   |
 // | field-schema         | taco:field_schema present, one list per level, names and types equal to the      |
 // |                      | level columns (FORMAT §4.2; offset/size not listed)                            |

@@ -4,6 +4,7 @@
 
 #include "model/schema_util.h"
 #include "taco/model.h"
+#include "util/iso_datetime.h"
 
 namespace taco {
 namespace {
@@ -171,6 +172,22 @@ Status CheckExtent(const ordered_json& v) {
     if (!temporal.is_array() || temporal.size() != 2 || !temporal[0].is_string() || !temporal[1].is_string()) {
       return Bad("extent.temporal must be null or an array of 2 ISO-8601 strings [start, end]");
     }
+    int64_t when[2] = {0, 0};
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string& text = temporal[i].get_ref<const std::string&>();
+      if (!util::ParseIsoDatetime(text, &when[i])) {
+        return Bad(std::string("extent.temporal[") + (i == 0 ? "0] (start) " : "1] (end) ") + model::Quote(text) +
+                   " is not an ISO-8601 date or datetime (e.g. \"2023-01-01T00:00:00Z\")");
+      }
+    }
+    if (when[0] > when[1]) {
+      return Bad("extent.temporal: start " + model::Quote(temporal[0].get<std::string>()) + " is after end " +
+                 model::Quote(temporal[1].get<std::string>()));
+    }
+  }
+  return Status::OK();
+}
+
   }
   return Status::OK();
 }

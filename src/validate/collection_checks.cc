@@ -32,7 +32,8 @@ constexpr KnownField kFields[] = {
     {"title", false, "null or a string of at most 250 characters"},
     {"curators", false, "null or an array of {name, organization, email, role}"},
     {"keywords", false, "null or an array of strings"},
-    {"extent", false, "{\"spatial\": [west, south, east, north], \"temporal\": null or [start, end]}"},
+    {"extent", false,
+     "{\"spatial\": [west, south, east, north], \"temporal\": null or [start, end] (ISO-8601, start <= end)}"},
 };
 
 std::string Strip(const std::string& message) {
