@@ -1,13 +1,18 @@
-// Validation of a TACO dataset (ZIP or FOLDER): every rule of spec §5–§6 and FORMAT §1–§4,
+// Validation of a TACO dataset (ZIP, FOLDER or TACOCAT): every rule of spec §5–§6 and FORMAT §1–§4,
 // §12 that a stored dataset must satisfy, each violation reported with its rule, where it
 // is, what was found and what was expected — all of them, not just the first.
 //
 // Contract:
 //  * Validate() only reads: the ZIP header, central directory and local headers, the
 //    METADATA/level*.parquet members, every FOLDER's `__meta__` and COLLECTION.json (ZIP), or
-//    the same files plus a listing of DATA/ (FOLDER). Sample data bytes are never read.
-//  * Result error = the input cannot be read at all (no such path, not a ZIP, a TACOCAT, an
-//    I/O failure); the CLI exits 2.
+//    the same files plus a listing of DATA/ (FOLDER); of the samples, only the header and
+//    IFDs of TIFF files (file-size, local datasets only; a remote one gets a note).
+//  * Result error = the input cannot be read at all (no such path, not a ZIP, an I/O
+//    failure, a server that does not answer byte ranges); the CLI exits 2.
+//  * TACOCAT (`.tacocat/` folder or `__TACOCAT__` file): the index is opened like a dataset;
+//    every source ZIP it names is validated as a ZIP (its violations' `where` starts with
+//    "<source file>: "), and the index rows of each source must equal that source's level
+//    rows (tacocat-part); a source that cannot be opened is a missing-member violation.
 //  * A remote FOLDER is checked file by file (one small request per file, in parallel); it
 //    cannot be listed, so `unreferenced-member` is not checked and `notes` says so. Otherwise a report: ok() (exit 0) or
 //    violations (exit 1).
@@ -65,6 +70,8 @@
 // | collection-field     | the collection fields: required id, dataset_version, description, licenses,      |
 // |                      | providers, tasks; each known field well-formed (spec §5.5.2, FORMAT §4):         |
 // |                      | taco_version MAJOR.MINOR.PATCH, extent.temporal ISO-8601 with start <= end       |
+// | tacocat-part         | TACOCAT: the index rows of a source ZIP == that ZIP's level rows, in order       |
+// | tacocat-sources      | TACOCAT: taco:sources count and files name the index's source files            |
 // | pit-schema           | taco:pit_schema present and equal to what the level tables imply (FORMAT §4.1)   |
 // | field-schema         | taco:field_schema present, one list per level, names and types equal to the      |
 // |                      | level columns (FORMAT §4.2; offset/size not listed)                            |
@@ -91,7 +98,7 @@ struct Violation {
 
 struct ValidationReport {
   std::string path;
-  std::string format;  // "zip" or "folder"
+  std::string format;  // "zip", "folder" or "tacocat"
   std::vector<Violation> violations;  // in the order found, at most max_per_rule per rule
   std::map<std::string, uint64_t> omitted;  // rule -> violations found but not listed
   std::vector<std::string> notes;           // what could not be checked, and why

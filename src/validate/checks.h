@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "table/engine.h"
+#include "taco/dataset.h"
+#include "taco/validate.h"
 #include "taco/value.h"
 #include "validate/container.h"
 #include "validate/reporter.h"
@@ -77,10 +79,24 @@ void CheckMembers(const Container& container, table::Engine& engine, const std::
 // Members not in `referenced` (TACO_HEADER, COLLECTION.json are always expected).
 void CheckUnreferenced(const Container& container, const std::set<std::string>& referenced, Reporter& rep);
 
+// The known fields, the extension keys and the OpticalData band table of a collection.
+void CheckCollectionFields(const nlohmann::ordered_json& collection, const std::vector<Table>& levels, Reporter& rep);
+
 // `collection` is nullopt when COLLECTION.json is missing or not a JSON object (already
 // reported). pit/field schemas are compared only when `levels_complete`.
 void CheckCollection(const std::optional<nlohmann::ordered_json>& collection, const std::vector<Table>& levels,
                      bool levels_complete, Reporter& rep);
+
+// A ZIP or FOLDER dataset validated (validate.cc), with the level tables it could read.
+struct ContainerOutcome {
+  ValidationReport report;
+  std::vector<Table> levels;
+};
+Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetFormat format,
+                                           const ValidateOptions& options);
+
+// tacocat_checks.cc: a `.tacocat/` folder or `__TACOCAT__` file and every source ZIP it names.
+Result<ValidationReport> ValidateTacocat(const std::string& path, const ValidateOptions& options);
 
 }  // namespace taco::validate
 

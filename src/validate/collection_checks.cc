@@ -148,10 +148,14 @@ void CheckFieldSchema(const ordered_json& c, const std::vector<Table>& levels, b
 
 }  // namespace
 
+void CheckCollectionFields(const ordered_json& collection, const std::vector<Table>& /*levels*/, Reporter& rep) {
+  CheckFields(collection, rep);
+}
+
 void CheckCollection(const std::optional<ordered_json>& collection, const std::vector<Table>& levels,
                      bool levels_complete, Reporter& rep) {
   if (!collection) return;
-  CheckFields(*collection, rep);
+  CheckCollectionFields(*collection, levels, rep);
   CheckPitSchema(*collection, levels, levels_complete, rep);
   CheckFieldSchema(*collection, levels, levels_complete, rep);
 }

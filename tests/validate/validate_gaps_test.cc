@@ -54,3 +54,78 @@ TEST(ValidateGaps, TemporalExtentMustParseAndBeOrdered) {
 }  // namespace
 }  // namespace taco
 
+namespace taco {
+namespace {
+
+// Two ZIP parts a.tacozip, b.tacozip (the nested dataset) consolidated by `taco tacocat`
+// into DIR/.tacocat and DIR/__TACOCAT__.
+struct TwoParts {
+  TempDir tmp;
+  std::string a, b;
+  TwoParts() {
+    a = vtest::Written(vtest::NestedTaco(), tmp / "a.tacozip");
+    b = vtest::Written(vtest::NestedTaco(), tmp / "b.tacozip");
+    auto folder = RunTaco("tacocat " + ShellQuote(a) + " " + ShellQuote(b));
+    EXPECT_EQ(folder.exit_code, 0) << folder.err;
+    auto single = RunTaco("tacocat --single-file " + ShellQuote(a) + " " + ShellQuote(b));
+    EXPECT_EQ(single.exit_code, 0) << single.err;
+  }
+};
+
+TEST(ValidateGaps, TacocatBothFormsAreValidated) {
+  TwoParts parts;
+  for (const std::string& index : {parts.tmp / ".tacocat", parts.tmp / "__TACOCAT__", parts.tmp.path()}) {
+    auto r = RunTaco("validate " + ShellQuote(index));
+    EXPECT_EQ(r.exit_code, 0) << index << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find(index + ": valid tacocat dataset"), std::string::npos) << r.out;
+  }
+}
+
+TEST(ValidateGaps, TacocatIndexRowsMustMatchTheirPart) {
+  TwoParts parts;
+  const std::string level1 = parts.tmp / ".tacocat/level1.parquet";
+  vtest::EditTable(level1, [](Table& t) {
+    Column& offset = vtest::Col(t, "internal:offset");
+    offset.values[10] = Value(offset.values[10].get<int64_t>() + 7);
+  });
+  auto r = RunTaco("validate " + ShellQuote(parts.tmp / ".tacocat"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("tacocat-part  level1 row 10 column 'internal:offset': "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(b.tacozip level1 row 1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 violation (tacocat-part 1)"), std::string::npos) << r.out;
+}
+
+TEST(ValidateGaps, TacocatPartsAreValidatedAndMustExist) {
+  TwoParts parts;
+  // a.tacozip is gone: named as a missing source.
+  std::filesystem::remove(parts.a);
+  auto r = RunTaco("validate --json " + ShellQuote(parts.tmp / "__TACOCAT__"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format"], "tacocat");
+  ASSERT_FALSE(j["violations"].empty());
+  EXPECT_EQ(j["violations"][0]["rule"], "missing-member");
+  EXPECT_EQ(j["violations"][0]["where"], "a.tacozip");
+  EXPECT_NE(j["violations"][0]["found"].get<std::string>().find("a.tacozip: no such file"), std::string::npos)
+      << r.out;
+}
+
+TEST(ValidateGaps, TacocatReportsItsPartsViolationsUnderTheirNames) {
+  TempDir tmp;
+  const std::string nested = testing::UpstreamFixtures() + "/zip/nested/nested.tacozip";
+  std::filesystem::copy_file(nested, tmp / "n1.tacozip");
+  std::filesystem::copy_file(nested, tmp / "n2.tacozip");
+  auto cat = RunTaco("tacocat " + ShellQuote(tmp / "n1.tacozip") + " " + ShellQuote(tmp / "n2.tacozip"));
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  auto r = RunTaco("validate " + ShellQuote(tmp.path()));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("member-offset  n1.tacozip: level1 row 0 (europe/item_0): offset 390, size 15"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("member-offset  n2.tacozip: level1 row 8 (asia/item_2)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": 18 violations (member-offset 18)"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace taco
+
