@@ -161,6 +161,13 @@ const std::vector<std::string_view>& KnownTasks();
 // {name, roles, url, links}. Messages start with "collection: ".
 Status ValidateCollection(const nlohmann::ordered_json& collection);
 
+// True for the fields above and the generated keys (taco:pit_schema, taco:field_schema,
+// taco:sources, taco:subset_of, taco:subset_date, _tacocat).
+bool IsKnownCollectionKey(std::string_view key);
+// A collection key: known, or an extension key (^[a-zA-Z0-9_]+(:\w+)?$, not internal:*;
+// "bad key", "a:b:c", "internal:x" are refused).
+Status ValidateCollectionKey(std::string_view key);
+
 class Taco {
  public:
   // `collection` holds the collection fields (a nlohmann::json converts implicitly; use

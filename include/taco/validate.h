@@ -49,7 +49,8 @@
 // |                      | internal:offset/size                                                           |
 // | internal-column      | an internal:* column where the format has none (FOLDER offset/size or any        |
 // |                      | internal:* in a FOLDER __meta__, relative_path in level0, unknown internal:*)    |
-// | extension-key        | an extension column name breaks ^[a-zA-Z0-9_]+(:\w+)?$ or is reserved            |
+// | extension-key        | an extension column name or COLLECTION.json key breaks ^[a-zA-Z0-9_]+(:\w+)?$   |
+// |                      | or is reserved (id, type, path columns; internal:* anywhere)                   |
 // | sample-id            | an id breaks the id rules (spec §5.1) or repeats among its siblings              |
 // | sample-type          | type is not FILE or FOLDER                                                     |
 // | current-id           | internal:current_id == the row's index in its level                            |

@@ -242,7 +242,27 @@ Status ValidateCollection(const ordered_json& c) {
   if (IsSet(c, "curators")) TACO_RETURN_IF_ERROR(CheckContacts(c.at("curators"), "curators"));
   if (IsSet(c, "keywords")) TACO_RETURN_IF_ERROR(CheckStringArray(c.at("keywords"), "keywords"));
   if (IsSet(c, "extent")) TACO_RETURN_IF_ERROR(CheckExtent(c.at("extent")));
+  for (const auto& [key, value] : c.items()) TACO_RETURN_IF_ERROR(ValidateCollectionKey(key));
   return Status::OK();
+}
+
+bool IsKnownCollectionKey(std::string_view key) {
+  static constexpr std::string_view kKnown[] = {
+      "id",           "dataset_version", "description",       "licenses",     "providers",
+      "tasks",        "taco_version",    "title",             "curators",     "keywords",
+      "extent",       "taco:pit_schema", "taco:field_schema", "taco:sources", "taco:subset_of",
+      "taco:subset_date", "_tacocat"};
+  for (std::string_view k : kKnown) {
+    if (k == key) return true;
+  }
+  return false;
+}
+
+Status ValidateCollectionKey(std::string_view key) {
+  if (IsKnownCollectionKey(key)) return Status::OK();
+  Status s = ValidateExtensionKey(key);
+  if (s.ok()) return s;
+  return Bad(s.message());
 }
 
 }  // namespace taco

@@ -60,6 +60,18 @@ void CheckFields(const ordered_json& c, Reporter& rep) {
   }
 }
 
+// Keys that are neither known fields nor generated ones are extension keys (spec §5.5.2).
+void CheckExtensionKeys(const ordered_json& c, Reporter& rep) {
+  for (const auto& [key, value] : c.items()) {
+    if (IsKnownCollectionKey(key)) continue;
+    Status s = ValidateExtensionKey(key);
+    if (!s.ok()) {
+      rep.Add("extension-key", kWhere + " key " + Quoted(key), s.message(),
+              "a key matching ^[a-zA-Z0-9_]+(:\\w+)?$, not internal:*");
+    }
+  }
+}
+
 void CheckPitSchema(const ordered_json& c, const std::vector<Table>& levels, bool levels_complete, Reporter& rep) {
   const std::string where = "taco:pit_schema";
   if (!c.contains(where)) {
@@ -150,6 +162,7 @@ void CheckFieldSchema(const ordered_json& c, const std::vector<Table>& levels, b
 
 void CheckCollectionFields(const ordered_json& collection, const std::vector<Table>& /*levels*/, Reporter& rep) {
   CheckFields(collection, rep);
+  CheckExtensionKeys(collection, rep);
 }
 
 void CheckCollection(const std::optional<ordered_json>& collection, const std::vector<Table>& levels,

@@ -51,6 +51,25 @@ TEST(ValidateGaps, TemporalExtentMustParseAndBeOrdered) {
   }
 }
 
+TEST(ValidateGaps, CollectionExtensionKeysAreChecked) {
+  TempDir tmp;
+  auto r = ValidateEditedCollection(tmp, [](nlohmann::ordered_json& c) {
+    c["bad key"] = 1;
+    c["a:b:c"] = 2;
+    c["internal:x"] = 3;
+    c["labels:classes"] = nlohmann::ordered_json::array();  // a good one
+  });
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("extension-key  COLLECTION.json key 'bad key': "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("extension-key  COLLECTION.json key 'a:b:c': "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("extension-key  COLLECTION.json key 'internal:x': extension key 'internal:x' uses the "
+                       "reserved 'internal:' namespace"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("labels:classes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 violations (extension-key 3)"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace taco
 
