@@ -16,7 +16,8 @@
 //  * A remote FOLDER is checked file by file (one small request per file, in parallel); it
 //    cannot be listed, so `unreferenced-member` is not checked and `notes` says so. Otherwise a report: ok() (exit 0) or
 //    violations (exit 1).
-//  * Any taco_version is accepted, and both provider forms (spec Contact and STAC Provider).
+//  * taco_version must be MAJOR.MINOR.PATCH (any version); both provider forms (spec Contact
+//    and STAC Provider) are accepted.
 //  * Offsets are always checked against the member found BY ARCHIVE PATH, never by
 //    position (FORMAT §1.5): level0 `DATA/<id>` (FILE) or `DATA/<id>/__meta__` (FOLDER),
 //    level >= 1 `DATA/<relative path>` with `__meta__` appended for FOLDER rows. The relative

@@ -188,6 +188,41 @@ Status CheckExtent(const ordered_json& v) {
   return Status::OK();
 }
 
+// MAJOR.MINOR.PATCH (Semantic Versioning 2.0.0), optionally -prerelease and +build.
+bool IsSemanticVersion(std::string_view v) {
+  size_t i = 0;
+  for (int part = 0; part < 3; ++part) {
+    const size_t start = i;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i;
+    if (i == start || (i - start > 1 && v[start] == '0')) return false;
+    if (part < 2 && (i >= v.size() || v[i++] != '.')) return false;
+  }
+  // Identifiers of [0-9A-Za-z-] separated by dots, after '-' (prerelease) then '+' (build).
+  for (char lead : {'-', '+'}) {
+    if (i >= v.size() || v[i] != lead) continue;
+    ++i;
+    bool empty = true;
+    for (; i < v.size() && v[i] != '+'; ++i) {
+      const char c = v[i];
+      if (c == '.') {
+        if (empty) return false;
+        empty = true;
+        continue;
+      }
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-')) return false;
+      empty = false;
+      if (lead == '+' && c == '+') return false;
+    }
+    if (empty) return false;
+  }
+  return i == v.size();
+}
+
+Status CheckTacoVersion(const ordered_json& v) {
+  TACO_RETURN_IF_ERROR(CheckString(v, "taco_version"));
+  const std::string& text = v.get_ref<const std::string&>();
+  if (!IsSemanticVersion(text)) {
+    return Bad("taco_version " + model::Quote(text) + " is not a version MAJOR.MINOR.PATCH (e.g. \"2.0.0\")");
   }
   return Status::OK();
 }
@@ -233,7 +268,7 @@ Status ValidateCollection(const ordered_json& c) {
   TACO_RETURN_IF_ERROR(CheckStringArray(c.at("licenses"), "licenses"));
   TACO_RETURN_IF_ERROR(CheckContacts(c.at("providers"), "providers"));
   TACO_RETURN_IF_ERROR(CheckTasks(c.at("tasks")));
-  if (IsSet(c, "taco_version")) TACO_RETURN_IF_ERROR(CheckString(c.at("taco_version"), "taco_version"));
+  if (IsSet(c, "taco_version")) TACO_RETURN_IF_ERROR(CheckTacoVersion(c.at("taco_version")));
   if (IsSet(c, "title")) {
     TACO_RETURN_IF_ERROR(CheckString(c.at("title"), "title"));
     size_t n = CodePoints(c.at("title").get_ref<const std::string&>());

@@ -28,7 +28,7 @@ constexpr KnownField kFields[] = {
     {"providers", true,
      "an array of providers {name, organization, email, role} or {name, roles, url, links}"},
     {"tasks", true, "an array of known tasks"},
-    {"taco_version", false, "a string"},
+    {"taco_version", false, "a version MAJOR.MINOR.PATCH, e.g. \"2.0.0\""},
     {"title", false, "null or a string of at most 250 characters"},
     {"curators", false, "null or an array of {name, organization, email, role}"},
     {"keywords", false, "null or an array of strings"},

@@ -70,6 +70,23 @@ TEST(ValidateGaps, CollectionExtensionKeysAreChecked) {
   EXPECT_NE(r.out.find("3 violations (extension-key 3)"), std::string::npos) << r.out;
 }
 
+TEST(ValidateGaps, TacoVersionIsAVersion) {
+  for (const char* bad : {"banana", "2.0", "v2.0.0", "02.0.0", "2.0.0-"}) {
+    TempDir tmp;
+    auto r = ValidateEditedCollection(tmp, [&](nlohmann::ordered_json& c) { c["taco_version"] = bad; });
+    EXPECT_EQ(r.exit_code, 1) << bad << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("collection-field  COLLECTION.json taco_version: taco_version '" + std::string(bad) +
+                         "' is not a version MAJOR.MINOR.PATCH"),
+              std::string::npos)
+        << r.out;
+  }
+  for (const char* good : {"2.0.0", "0.5.0", "2.1.0-rc.1", "10.20.30+build.5"}) {
+    TempDir tmp;
+    auto r = ValidateEditedCollection(tmp, [&](nlohmann::ordered_json& c) { c["taco_version"] = good; });
+    EXPECT_EQ(r.exit_code, 0) << good << "\n" << r.out << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace taco
 
