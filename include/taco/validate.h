@@ -72,6 +72,9 @@
 // | collection-field     | the collection fields: required id, dataset_version, description, licenses,      |
 // |                      | providers, tasks; each known field well-formed (spec §5.5.2, FORMAT §4):         |
 // |                      | taco_version MAJOR.MINOR.PATCH, extent.temporal ISO-8601 with start <= end       |
+// | optical-bands        | optical:bands: unique non-empty names, positive center_wavelength and            |
+// |                      | full_width_half_max; optical:num_bands == number of bands and, when a level      |
+// |                      | has geotiff:stats, == the band count of some stats row                         |
 // | tacocat-part         | TACOCAT: the index rows of a source ZIP == that ZIP's level rows, in order       |
 // | tacocat-sources      | TACOCAT: taco:sources count and files name the index's source files            |
 // | pit-schema           | taco:pit_schema present and equal to what the level tables imply (FORMAT §4.1)   |

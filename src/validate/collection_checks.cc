@@ -160,9 +160,10 @@ void CheckFieldSchema(const ordered_json& c, const std::vector<Table>& levels, b
 
 }  // namespace
 
-void CheckCollectionFields(const ordered_json& collection, const std::vector<Table>& /*levels*/, Reporter& rep) {
+void CheckCollectionFields(const ordered_json& collection, const std::vector<Table>& levels, Reporter& rep) {
   CheckFields(collection, rep);
   CheckExtensionKeys(collection, rep);
+  CheckOpticalBands(collection, levels, rep);
 }
 
 void CheckCollection(const std::optional<ordered_json>& collection, const std::vector<Table>& levels,

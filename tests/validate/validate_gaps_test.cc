@@ -93,6 +93,84 @@ TEST(ValidateGaps, TacoVersionIsAVersion) {
 namespace taco {
 namespace {
 
+// sample_0..2 with `geotiff:stats` of `bands` continuous bands (9 values each).
+std::string WrittenWithStats(const TempDir& tmp, size_t bands) {
+  std::vector<Sample> samples;
+  for (int i = 0; i < 3; ++i) {
+    Sample s = *Sample::FromBytes("sample_" + std::to_string(i), "bytes" + std::to_string(i));
+    ValueList per_band;
+    for (size_t b = 0; b < bands; ++b) {
+      ValueList v;
+      for (int k = 0; k < 9; ++k) v.push_back(Value(static_cast<float>(k)));
+      per_band.push_back(Value(std::move(v)));
+    }
+    EXPECT_TRUE(s.Extend(Field{"geotiff:stats", DataType::List(DataType::List(DataType::Float())),
+                               Value(std::move(per_band)), ""})
+                    .ok());
+    samples.push_back(std::move(s));
+  }
+  auto taco = Taco::Make(*Tortilla::Make(std::move(samples)), vtest::Collection());
+  EXPECT_TRUE(taco.ok()) << taco.status().ToString();
+  return vtest::Written(*taco, tmp / "stats");
+}
+
+nlohmann::ordered_json Band(const std::string& name, double wavelength, double width) {
+  return {{"name", name}, {"index", 0}, {"center_wavelength", wavelength}, {"full_width_half_max", width}};
+}
+
+TEST(ValidateGaps, OpticalBandTables) {
+  TempDir tmp;
+  const std::string path = WrittenWithStats(tmp, 3);
+  const std::string cmd = "validate " + ShellQuote(path);
+  vtest::EditJson(path + "/COLLECTION.json", [](nlohmann::ordered_json& c) {
+    c["optical:sensor"] = "custom";
+    c["optical:bands"] = {Band("B02", 0.49, 0.065), Band("B03", 0.56, 0.035), Band("B04", 0.665, 0.03)};
+    c["optical:num_bands"] = 3;
+  });
+  auto good = RunTaco(cmd);
+  EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
+
+  vtest::EditJson(path + "/COLLECTION.json", [](nlohmann::ordered_json& c) {
+    c["optical:bands"] = {Band("B02", 0.49, 0.065), Band("B02", -0.56, 0.035), Band("B04", 0.665, 0)};
+  });
+  auto bad = RunTaco(cmd);
+  EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("optical-bands  COLLECTION.json optical:bands[1].name: 'B02' again (expected unique band "
+                         "names ('B02' is band 0))"),
+            std::string::npos)
+      << bad.out;
+  EXPECT_NE(bad.out.find("optical-bands  COLLECTION.json optical:bands[1].center_wavelength: -0.56"), std::string::npos)
+      << bad.out;
+  EXPECT_NE(bad.out.find("optical-bands  COLLECTION.json optical:bands[2].full_width_half_max: 0"), std::string::npos)
+      << bad.out;
+
+  vtest::EditJson(path + "/COLLECTION.json", [](nlohmann::ordered_json& c) {
+    c["optical:bands"] = {Band("B02", 0.49, 0.065), Band("B03", 0.56, 0.035), Band("B04", 0.665, 0.03),
+                          Band("B08", 0.842, 0.115)};
+    c["optical:num_bands"] = 4;
+  });
+  auto stats = RunTaco(cmd);
+  EXPECT_EQ(stats.exit_code, 1) << stats.out << stats.err;
+  EXPECT_NE(stats.out.find("optical-bands  COLLECTION.json optical:num_bands: 4 but geotiff:stats has 3 bands in 3 "
+                           "rows (expected the band count of the GeoTIFFs"),
+            std::string::npos)
+      << stats.out;
+
+  vtest::EditJson(path + "/COLLECTION.json", [](nlohmann::ordered_json& c) { c["optical:num_bands"] = 3; });
+  auto count = RunTaco(cmd);
+  EXPECT_EQ(count.exit_code, 1) << count.out << count.err;
+  EXPECT_NE(count.out.find("optical-bands  COLLECTION.json optical:num_bands: 3 (expected 4 (the number of "
+                           "optical:bands))"),
+            std::string::npos)
+      << count.out;
+}
+
+}  // namespace
+}  // namespace taco
+
+namespace taco {
+namespace {
+
 // Two ZIP parts a.tacozip, b.tacozip (the nested dataset) consolidated by `taco tacocat`
 // into DIR/.tacocat and DIR/__TACOCAT__.
 struct TwoParts {
