@@ -207,6 +207,12 @@ Attempt OneGet(const std::string& name, const std::string& url, const std::optio
   curl_slist_free_all(headers);
   out->status = code;
 
+  // An error status stands for itself, whatever the length of its body (a 404 page is
+  // longer than a one-byte probe): only a successful answer can have ignored the Range.
+  if (code >= 400) {
+    if (code == 404 || code == 410) return {Status::NotFound(name + ": " + CodeText(code)), false};
+    return {Status::IOError(name + ": " + CodeText(code)), code >= 500 || code == 429};
+  }
   if (transfer.overflow) {
     return {Status::IOError(name + ": the server ignored the Range request (HTTP " + std::to_string(code) +
                             " with more than the " + std::to_string(max_body) + " bytes asked)"),

@@ -107,6 +107,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   // Without every level, DATA members cannot be attributed: skip the unreferenced check.
   if (levels.complete && container->listable()) CheckUnreferenced(*container, referenced, rep);
 
+  TACO_RETURN_IF_ERROR(container->LookupFailure());
   ContainerOutcome out;
   if (!container->listable()) {
     out.report.notes.push_back("unreferenced-member not checked: a remote FOLDER cannot be listed");
