@@ -41,7 +41,9 @@
 // |                      | row, a FOLDER's __meta__)                                                      |
 // | unreferenced-member  | a member / DATA file that no level row or __meta__ row refers to, or a level     |
 // |                      | file after a gap (METADATA/level2 without level1)                              |
-// | unreadable-member    | a Parquet member that cannot be read                                           |
+// | unreadable-member    | a Parquet member (or a sample's bytes, for file-size) that cannot be read      |
+// | file-size            | a FILE sample that is a TIFF (GeoTIFF, COG, BigTIFF) holds every IFD, tag value  |
+// |                      | and strip/tile its IFDs point at (a truncated file fails); local datasets only |
 // | member-offset        | ZIP: internal:offset/size of a level or __meta__ row == the data range of the    |
 // |                      | member at its archive path                                                     |
 // | required-column      | a required column is missing or has the wrong type: levels id, type (string),    |

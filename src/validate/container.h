@@ -47,6 +47,9 @@ class Container {
   // that ignores Range, 403, 5xx after retries): the report would be wrong, so Validate()
   // returns this error instead of reporting the files as missing.
   virtual Status LookupFailure() const { return Status::OK(); }
+  // True when reading member bytes costs no request (a local ZIP or FOLDER): the checks
+  // that read sample bytes (file-size) run only then.
+  virtual bool local() const { return true; }
 };
 
 class ZipContainer final : public Container {
@@ -59,6 +62,7 @@ class ZipContainer final : public Container {
   std::optional<MemberRange> Find(const std::string& archive_path) const override;
   Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
   std::vector<std::string> Members() const override;
+  bool local() const override { return !IsRemotePath(path_); }
 
   const RangeReaderPtr& reader() const { return reader_; }
   // Central-directory order, duplicates included.
@@ -103,6 +107,7 @@ class RemoteFolderContainer final : public Container {
   Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
   std::vector<std::string> Members() const override { return {}; }
   bool listable() const override { return false; }
+  bool local() const override { return false; }
   void Prefetch(const std::vector<std::string>& archive_paths) const override;
   Status LookupFailure() const override;
 

@@ -112,6 +112,9 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   if (!container->listable()) {
     out.report.notes.push_back("unreferenced-member not checked: a remote FOLDER cannot be listed");
   }
+  if (!container->local()) {
+    out.report.notes.push_back("file-size not checked: it reads every sample's TIFF header (one request each)");
+  }
   out.report.path = path;
   out.report.format = std::string(DatasetFormatName(format));
   rep.MoveInto(&out.report);

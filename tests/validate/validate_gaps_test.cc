@@ -243,3 +243,58 @@ TEST(ValidateGaps, TacocatReportsItsPartsViolationsUnderTheirNames) {
 }  // namespace
 }  // namespace taco
 
+namespace taco {
+namespace {
+
+// The first .tif below `dir` (sorted).
+std::string FirstTif(const std::string& dir) {
+  std::vector<std::string> tifs;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (e.path().extension() == ".tif") tifs.push_back(e.path().string());
+  }
+  std::sort(tifs.begin(), tifs.end());
+  EXPECT_FALSE(tifs.empty()) << dir;
+  return tifs.empty() ? "" : tifs[0];
+}
+
+TEST(ValidateGaps, TruncatedGeoTiffFailsInFolderAndZip) {
+  TempDir tmp;
+  auto demo = RunTaco("-q demo " + ShellQuote(tmp / "d"));
+  ASSERT_EQ(demo.exit_code, 0) << demo.err;
+  const std::string folder = tmp / "d/demo";
+  // Untouched: valid (the check has no false positive on real GeoTIFFs).
+  for (const std::string& p : {folder, tmp / "d/demo.tacozip"}) {
+    auto r = RunTaco("validate " + ShellQuote(p));
+    EXPECT_EQ(r.exit_code, 0) << p << "\n" << r.out << r.err;
+  }
+  const std::string tif = FirstTif(folder + "/DATA");
+  const auto full = std::filesystem::file_size(tif);
+  std::filesystem::resize_file(tif, full / 2);
+  auto r = RunTaco("validate " + ShellQuote(folder));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string rel = tif.substr(folder.size() + 1);  // DATA/<tile>/<name>.tif
+  EXPECT_NE(r.out.find("file-size  level1 row "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" (" + rel.substr(5) + "): " + std::to_string(full / 2) + " bytes in " + rel +
+                       " (expected at least "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(": 1 violation (file-size 1)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ends there (truncated file))"), std::string::npos) << r.out;
+
+  // The same truncated file stored in a ZIP by `taco create`.
+  std::filesystem::create_directories(tmp / "src/tile");
+  std::filesystem::copy_file(tif, tmp / "src/tile/image.tif");
+  testing::WriteFile(tmp / "c.json", vtest::Collection().dump());
+  auto create = RunTaco("-q create " + ShellQuote(tmp / "src") + " " + ShellQuote(tmp / "t.tacozip") +
+                        " --collection " + ShellQuote(tmp / "c.json"));
+  ASSERT_EQ(create.exit_code, 0) << create.err;
+  auto z = RunTaco("validate " + ShellQuote(tmp / "t.tacozip"));
+  EXPECT_EQ(z.exit_code, 1) << z.out << z.err;
+  EXPECT_NE(z.out.find("file-size  level1 row 0 (tile/image.tif): " + std::to_string(full / 2) +
+                       " bytes in DATA/tile/image.tif"),
+            std::string::npos)
+      << z.out;
+}
+
+}  // namespace
+}  // namespace taco
