@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "taco/version.h"
+#include "usage.h"
 
 int main(int argc, char** argv) {
   using namespace taco::cli;
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
   bool no_cache = false;
   app.add_flag("--no-cache", no_cache, "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
+  app.footer("Run 'taco <command> --help' for a command's arguments and options; 'taco help <command>' too.");
   app.fallthrough();
   // Applied before parsing so that it holds whatever the position of the flag.
   for (int i = 1; i < argc; ++i) {
@@ -26,6 +28,7 @@ int main(int argc, char** argv) {
   }
 
   for (CommandAdder add : RegisteredCommands()) add(app, ctx);
+  if (auto done = HandleCommandWord(app, argc, argv)) return *done;
 
   try {
     app.parse(argc, argv);
@@ -39,7 +42,7 @@ int main(int argc, char** argv) {
     std::cout << "taco " << taco::kLibraryVersion << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "taco: " << e.what() << " (see 'taco --help')\n";
+    std::cerr << UsageErrorLine(app, e.what()) << "\n";
     return kExitBadInput;
   }
   return ctx.exit_code;
