@@ -32,7 +32,7 @@ int RunFilter(const FilterArgs& args) {
   if (!view.ok()) return ReportError(view.status());
   auto rows = (*view ? **view : **opened).Data();
   if (!rows.ok()) return ReportError(rows.status());
-  PrintTable(*rows, *format, std::cout);
+  if (Status st = PrintTable(*rows, args.format, std::cout); !st.ok()) return ReportError(st);
   return kExitOk;
 }
 

@@ -25,7 +25,7 @@ int RunSql(const SqlArgs& args) {
   if (!view.ok()) return ReportError(view.status());
   auto rows = (*view)->DataRaw();
   if (!rows.ok()) return ReportError(rows.status());
-  PrintTable(*rows, *format, std::cout);
+  if (Status st = PrintTable(*rows, args.format, std::cout); !st.ok()) return ReportError(st);
   return kExitOk;
 }
 

@@ -18,6 +18,69 @@ namespace fs = std::filesystem;
 
 std::string Flat() { return ShellQuote(UpstreamFixtures() + "/zip/flat/flat.tacozip"); }
 
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Display width of a UTF-8 line.
+size_t Width(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+TEST(TableOutput, FitsTheTerminalWidth) {
+  const std::string q = " 'select id, \"istac:geometry\" as g, location, cloud_cover from data order by id'";
+  CommandResult r = RunCommand("COLUMNS=60 " + ShellQuote(TACO_CLI_PATH) + " sql " + Flat() + q);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 7u) << r.out;
+  for (const auto& line : lines) EXPECT_LE(Width(line), 60u) << line;
+  EXPECT_EQ(lines[2].rfind("sample_0  POLYGON ((", 0), 0u) << lines[2];  // WKB shown as WKT, cut
+  EXPECT_NE(lines[2].find("..."), std::string::npos) << lines[2];
+  // --no-trunc: the whole WKT.
+  CommandResult full = RunCommand("COLUMNS=60 " + ShellQuote(TACO_CLI_PATH) + " sql --no-trunc " + Flat() + q);
+  const auto full_lines = Lines(full.out);
+  ASSERT_EQ(full_lines.size(), 7u) << full.out << full.err;
+  EXPECT_EQ(full_lines[2].find("..."), std::string::npos) << full.out;
+  EXPECT_NE(full_lines[2].find("))"), std::string::npos) << full.out;
+  // Machine formats keep the bytes.
+  CommandResult csv = RunTaco("sql " + Flat() + q + " --format csv");
+  EXPECT_NE(csv.out.find(",0x0103000000"), std::string::npos) << csv.out;
+}
+
+TEST(TableOutput, NeverCutsIdsOrGdalPaths) {
+  CommandResult r = RunCommand("COLUMNS=30 " + ShellQuote(TACO_CLI_PATH) + " sql " + Flat() +
+                               " 'select id, \"internal:gdal_vsi\", location from data order by id'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string path = UpstreamFixtures() + "/zip/flat/flat.tacozip";
+  EXPECT_NE(r.out.find("/vsisubfile/200_16," + fs::canonical(path).string()), std::string::npos) << r.out;
+  // Without a terminal (a pipe), long cells of other columns are cut at 40, paths never.
+  CommandResult piped = RunTaco("sql " + Flat() + " 'select id, \"internal:gdal_vsi\" from data'");
+  EXPECT_NE(piped.out.find(fs::canonical(path).string()), std::string::npos) << piped.out;
+}
+
+TEST(TableOutput, LimitAndColumns) {
+  CommandResult r = RunTaco("sql " + Flat() + " 'select * from data order by id' --limit 2 --columns id,location");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "id        location\n"
+            "--------  --------\n"
+            "sample_0  valencia\n"
+            "sample_1  paris\n");
+  EXPECT_EQ(r.err, "(2 of 5 rows shown: --limit 2)\n");
+  CommandResult csv = RunTaco("filter " + Flat() + " --columns location,id --limit 1 --format csv");
+  EXPECT_EQ(csv.out, "location,id\nvalencia,sample_0\n");
+  CommandResult bad = RunTaco("sql " + Flat() + " 'select id from data' --columns nope");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "taco: --columns: no column 'nope' (the columns are: id)\n");
+  CommandResult ls = RunTaco("ls " + Flat() + " --columns id --limit 1");
+  EXPECT_EQ(ls.out, "id\n--------\nsample_0\n");
+}
+
 TEST(SqlFunctions, WkbAsTextAndBbox) {
   CommandResult r = RunTaco("sql " + Flat() +
                             " \"select taco_wkb_as_text(\\\"istac:centroid\\\") as t, ST_AsText(\\\"istac:centroid\\\") "
