@@ -94,5 +94,53 @@ TEST(SqlFunctions, WkbAsTextAndBbox) {
   EXPECT_NE(bad.err.find("taco_wkb_as_text: WKB: truncated"), std::string::npos) << bad.err;
 }
 
+TEST(SqlStatements, ErrorsShowTheUsersQuery) {
+  CommandResult r = RunTaco("sql " + Flat() + " 'select nope from data'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("SQL \"select nope from data\": "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("CREATE TEMP VIEW"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("view_"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(SqlStatements, DescribeShowTablesSummarize) {
+  CommandResult d = RunTaco("sql " + Flat() + " 'DESCRIBE data' --columns column_name,column_type --format csv");
+  EXPECT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_EQ(d.out.rfind("column_name,column_type\nid,VARCHAR\ntype,VARCHAR\nistac:geometry,BLOB\n", 0), 0u) << d.out;
+  EXPECT_NE(d.out.find("internal:gdal_vsi,VARCHAR\n"), std::string::npos) << d.out;
+  EXPECT_EQ(d.out.find("internal:offset"), std::string::npos) << d.out;
+  CommandResult raw = RunTaco("sql " + Flat() + " 'describe data_raw;' --format csv");
+  EXPECT_NE(raw.out.find("internal:offset"), std::string::npos) << raw.out;
+  CommandResult q = RunTaco("sql " + Flat() + " 'DESCRIBE SELECT id, cloud_cover FROM data' --format csv "
+                            "--columns column_name,column_type");
+  EXPECT_EQ(q.out, "column_name,column_type\nid,VARCHAR\ncloud_cover,DOUBLE\n") << q.err;
+  CommandResult t = RunTaco("sql " + Flat() + " 'SHOW TABLES' --format csv --columns name");
+  EXPECT_EQ(t.out, "name\ndata\ndata_raw\nlevel0\n") << t.err;
+  CommandResult s = RunTaco("sql " + Flat() + " 'SUMMARIZE data' --format json");
+  EXPECT_EQ(s.exit_code, 0) << s.err;
+  auto j = nlohmann::json::parse(s.out);
+  bool found = false;
+  for (const auto& row : j) {
+    if (row["column_name"] == "cloud_cover") {
+      found = true;
+      EXPECT_EQ(row["count"], 5);
+    }
+  }
+  EXPECT_TRUE(found) << s.out;
+}
+
+TEST(SqlStatements, ASecondStatementIsAnError) {
+  CommandResult r = RunTaco("sql " + Flat() + " 'select 1 as a; select 2 as b' --format csv");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("2 statements, but one query is run at a time (the second is \"SELECT 2 AS b\")"),
+            std::string::npos)
+      << r.err;
+  // A ';' inside a string or after the only statement is fine.
+  CommandResult ok = RunTaco("sql " + Flat() + " \"select 'a;b' as x;\" --format csv");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.out, "x\na;b\n");
+}
+
 }  // namespace
 }  // namespace taco::testing
