@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "duckdb.hpp"
 #include "duckdb/parser/parser.hpp"
 #include "table/mount_fs.h"
+#include "taco/log.h"
 
 namespace taco::table {
 
@@ -451,6 +453,14 @@ struct Engine::Impl {
 
   // Runs `sql`; returns the result of its last statement or the first error.
   Result<duckdb::unique_ptr<duckdb::MaterializedQueryResult>> Run(const std::string& sql) {
+    const auto start = std::chrono::steady_clock::now();
+    struct LogLine {
+      const std::string& sql;
+      std::chrono::steady_clock::time_point start;
+      ~LogLine() {
+        if (LogEnabled(LogLevel::kDebug)) Log(LogLevel::kDebug, "sql (" + ElapsedText(start) + "): " + Abbreviate(sql));
+      }
+    } log_line{sql, start};
     try {
       duckdb::unique_ptr<duckdb::MaterializedQueryResult> result = con->Query(sql);
       for (duckdb::QueryResult* r = result.get(); r != nullptr; r = r->next.get()) {

@@ -11,6 +11,7 @@
 //    bytes of an earlier mount.
 //  * No exception escapes: DuckDB errors become Status values whose message names the
 //    mounted file (or the SQL, or the error label) followed by DuckDB's message.
+//  * With taco/log.h at kDebug, every statement is logged with its time.
 //  * No DuckDB header is included here (pimpl); only src/table/*.cc include duckdb.hpp.
 //  * DuckDB type mapping of results: VARCHAR→string, BLOB→binary, BOOLEAN→bool,
 //    TINYINT/SMALLINT/INTEGER→int32, UTINYINT/USMALLINT/UINTEGER/BIGINT/UBIGINT/HUGEINT→int64

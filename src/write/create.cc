@@ -1,10 +1,12 @@
 // Create(): format choice, splitting / grouping into parts, atomic outputs (FORMAT §1.6, §7.5).
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
 
+#include "taco/log.h"
 #include "taco/writer.h"
 #include "util/atomic_output.h"
 #include "write/outputs.h"
@@ -164,6 +166,7 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
   }
   TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
   write::Progress progress(taco.root().size_bytes(), options.progress);
+  const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < parts.size(); ++i) {
     TACO_ASSIGN_OR_RETURN(write::PreparedTaco prepared, write::Prepare(parts[i].taco));
     Status st = format == OutputFormat::kZip ? write::WriteZip(prepared, outs[i]->temp_path(), *engine, progress)
@@ -181,11 +184,18 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
     TACO_ASSIGN_OR_RETURN(tacocat, write::WriteTacocat(sources, parent_dir, tacocat_options));
   }
   std::vector<std::string> written;
-  for (auto& out : outs) {
-    TACO_RETURN_IF_ERROR(out->Commit());
-    written.push_back(out->final_path());
+  for (size_t i = 0; i < outs.size(); ++i) {
+    TACO_RETURN_IF_ERROR(outs[i]->Commit());
+    written.push_back(outs[i]->final_path());
+    Log(LogLevel::kVerbose, "wrote " + written.back() + " (" + (format == OutputFormat::kZip ? "zip" : "folder") +
+                                ", " + std::to_string(parts[i].taco.root().size_bytes()) + " bytes of samples)");
   }
-  if (tacocat) TACO_RETURN_IF_ERROR(tacocat->Commit());
+  if (tacocat) {
+    TACO_RETURN_IF_ERROR(tacocat->Commit());
+    Log(LogLevel::kVerbose, "wrote " + tacocat->final_path());
+  }
+  Log(LogLevel::kVerbose, "create: " + std::to_string(parts.size()) + (parts.size() == 1 ? " output" : " outputs") +
+                              " in " + ElapsedText(start));
   return written;
 }
 

@@ -35,5 +35,21 @@ TEST_F(RemoteTest, ValidateOfARemoteFolderStopsAtAFileTheServerRefuses) {
   EXPECT_EQ(r.err.find("missing"), std::string::npos) << r.err;
 }
 
+TEST_F(RemoteTest, VerboseShowsEveryRequestWithRangeStatusBytesAndTime) {
+  const std::string url = e->Url("zip/nested/nested.tacozip");
+  CommandResult r = RunTaco("--no-cache -v info " + ShellQuote(url));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // nested.tacozip (29926 bytes): the first 16 KiB, then the metadata members.
+  EXPECT_NE(r.err.find("] GET " + url + " bytes 0-16383: HTTP 206, 16384 bytes, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("] opened " + url + ": zip, 2 levels, "), std::string::npos) << r.err;
+  size_t gets = 0;
+  for (size_t at = r.err.find("] GET "); at != std::string::npos; at = r.err.find("] GET ", at + 1)) ++gets;
+  EXPECT_EQ(gets, 2u) << r.err;
+  // A failed request is shown with its failure.
+  CommandResult bad = RunTaco("--no-cache -v info " + ShellQuote(e->FaultUrl("404", "zip/flat/flat.tacozip")));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(": HTTP 404, "), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace taco::testing
