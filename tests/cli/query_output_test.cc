@@ -142,5 +142,25 @@ TEST(SqlStatements, ASecondStatementIsAnError) {
   EXPECT_EQ(ok.out, "x\na;b\n");
 }
 
+TEST(InfoOutput, FieldSchemaProvidersCurators) {
+  TempDir tmp;
+  fs::copy(UpstreamFixtures() + "/folder/flat", tmp / "flat", fs::copy_options::recursive);
+  auto c = nlohmann::ordered_json::parse(ReadFile(tmp / "flat/COLLECTION.json"));
+  c["curators"] = {{{"name", "Ana"}, {"organization", "Lab"}, {"email", "ana@lab.org"}, {"role", "maintainer"}}};
+  WriteFile(tmp / "flat/COLLECTION.json", c.dump(4));
+  CommandResult j = RunTaco("info --json " + ShellQuote(tmp / "flat"));
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  auto info = nlohmann::json::parse(j.out);
+  ASSERT_TRUE(info["field_schema"].is_object()) << j.out;
+  EXPECT_EQ(info["field_schema"]["level0"][0][0], "id");
+  EXPECT_EQ(info["collection"]["providers"][0]["name"], "Test");
+  EXPECT_EQ(info["collection"]["curators"][0]["name"], "Ana");
+  CommandResult text = RunTaco("info " + ShellQuote(tmp / "flat"));
+  EXPECT_NE(text.out.find("\nproviders:     Test\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\ncurators:      Ana (Lab, ana@lab.org, maintainer)\n"), std::string::npos) << text.out;
+  // Column descriptions from taco:field_schema beside the types.
+  EXPECT_NE(text.out.find("Unique sample identifier within parent scope."), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace taco::testing
