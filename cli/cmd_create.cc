@@ -94,7 +94,10 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
       "are followed, symlinks to directories are refused. Siblings are ordered by name (byte order) unless "
       "--order says otherwise. Prints the paths written.");
   cmd->add_option("src", args->src, "Source directory")->required();
-  cmd->add_option("out", args->out, "Output (.tacozip/.zip → ZIP, else FOLDER); must not exist")->required();
+  cmd->add_option("out", args->out,
+                  "Output (.tacozip/.zip → ZIP, else FOLDER); must not exist. Names a reader would take for "
+                  "another format are refused (a FOLDER named *.zip/*.tacozip, any dataset named *.tacocat)")
+      ->required();
   cmd->add_option("--collection", args->collection,
                   "JSON file with the collection fields (id, dataset_version, description, licenses, providers, "
                   "tasks, ...)")

@@ -1,0 +1,75 @@
+// `taco create` refusing what its own reader could not open or would get wrong: output names
+// of another format, ZIP-only options on a FOLDER, metadata that misses samples, projected
+// coordinates where WGS84 degrees belong.
+#include <cstring>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "support/paths.h"
+#include "table/engine.h"
+#include "taco/value.h"
+
+namespace taco::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kCollection = R"({"id": "rules", "dataset_version": "1", "description": "d",
+  "licenses": ["CC0-1.0"], "providers": [{"name": "tests"}], "tasks": ["classification"]})";
+
+// SRC with tile_a, tile_b, tile_c (FOLDERs of one FILE each) and collection.json.
+struct Source {
+  TempDir dir;
+  std::string src = dir / "src";
+  Source() {
+    for (std::string tile : {"tile_a", "tile_b", "tile_c"}) {
+      fs::create_directories(src + "/" + tile);
+      WriteFile(src + "/" + tile + "/image.tif", "bytes of " + tile);
+    }
+    WriteFile(dir / "collection.json", kCollection);
+  }
+  CommandResult Create(const std::string& out, const std::string& extra = "") const {
+    return RunTaco("create " + ShellQuote(src) + " " + ShellQuote(out) + " --collection " +
+                   ShellQuote(dir / "collection.json") + " " + extra);
+  }
+};
+
+TEST(WriterRules, RefusesOutputNamesItsReaderCannotOpen) {
+  Source s;
+  struct Case {
+    std::string out, extra, why;
+  };
+  for (const Case& c : {Case{"x.tacocat", "", "a FOLDER dataset may not be named *.tacocat or __TACOCAT__"},
+                        Case{"x.zip", "--format folder", "may not be named *.zip or *.tacozip"},
+                        Case{"x.TACOZIP", "--format folder", "may not be named *.zip or *.tacozip"},
+                        Case{"__TACOCAT__", "", "may not be named *.tacocat or __TACOCAT__"},
+                        Case{"y.tacocat", "--format zip", "a ZIP dataset may not be named *.tacocat"}}) {
+    SCOPED_TRACE(c.out + " " + c.extra);
+    const std::string out = s.dir / c.out;
+    CommandResult r = s.Create(out, c.extra);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_EQ(r.err.rfind("taco: " + out + ": ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.why), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  // What the names allow is written and opens.
+  for (const std::string& ok : {std::string("plain"), std::string("x.tacozip")}) {
+    CommandResult r = s.Create(s.dir / ok);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(RunTaco("info " + ShellQuote(s.dir / ok)).exit_code, 0) << ok;
+  }
+}
+
+TEST(WriterRules, ExportRefusesTheSameNames) {
+  Source s;
+  ASSERT_EQ(s.Create(s.dir / "ds.tacozip").exit_code, 0);
+  CommandResult r = RunTaco("export " + ShellQuote(s.dir / "ds.tacozip") + " " + ShellQuote(s.dir / "sub.zip") +
+                            " --format folder");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("may not be named *.zip or *.tacozip"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(s.dir / "sub.zip"));
+}
+
+}  // namespace
+}  // namespace taco::testing
