@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -30,13 +31,38 @@ struct CreateArgs {
   std::vector<std::string> group_by;
   bool no_consolidate = false;
   std::string format = "auto";
+  const CLI::Option* split_size_option = nullptr;  // to tell a given --split-size from the default
 };
+
+bool ZipNamed(const std::string& path) {
+  std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+  std::string ext8 = path.size() >= 8 ? path.substr(path.size() - 8) : "";
+  for (auto* e : {&ext, &ext8}) {
+    for (char& c : *e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return ext == ".zip" || ext8 == ".tacozip";
+}
+
+// "taco: warning: ..." for each ZIP-only option given with a FOLDER output.
+void WarnIgnoredZipOptions(const CreateArgs& args, const Context& ctx) {
+  const bool folder = args.format == "folder" || (args.format == "auto" && !ZipNamed(args.out));
+  if (!folder) return;
+  std::vector<std::string> ignored;
+  if (args.split_size_option != nullptr && args.split_size_option->count() > 0) ignored.push_back("--split-size");
+  if (!args.group_by.empty()) ignored.push_back("--group-by");
+  if (args.no_consolidate) ignored.push_back("--no-consolidate");
+  for (const std::string& option : ignored) {
+    Note(ctx, "taco: warning: " + option + " is ignored: it applies to ZIP outputs, and " + args.out +
+                  " is written as a FOLDER");
+  }
+}
 
 int RunCreate(const CreateArgs& args, const Context& ctx) {
   struct stat st;
   if (::lstat(args.out.c_str(), &st) == 0) {
     return ReportError(Status::AlreadyExists(args.out + ": already exists (the output must not exist)"));
   }
+  WarnIgnoredZipOptions(args, ctx);
   Result<uint64_t> split_size = ParseSize(args.split_size);
   if (!split_size.ok()) return ReportError(split_size.status().WithPrefix("--split-size"));
   Result<nlohmann::ordered_json> collection = LoadCollectionFile(args.collection);
@@ -126,8 +152,9 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--non-strict", args->non_strict,
                 "Align differing extension schemas (union, nulls) instead of requiring identical ones");
-  cmd->add_option("--split-size", args->split_size, "ZIP only: split into parts of at most SIZE (e.g. 4GB, 512MB)")
-      ->capture_default_str();
+  args->split_size_option =
+      cmd->add_option("--split-size", args->split_size, "ZIP only: split into parts of at most SIZE (e.g. 4GB, 512MB)")
+          ->capture_default_str();
   cmd->add_option("--group-by", args->group_by, "ZIP only: one ZIP per value of these level-0 columns")
       ->delimiter(',')
       ->allow_extra_args(false);

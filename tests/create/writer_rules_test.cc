@@ -71,5 +71,22 @@ TEST(WriterRules, ExportRefusesTheSameNames) {
   EXPECT_FALSE(fs::exists(s.dir / "sub.zip"));
 }
 
+TEST(WriterRules, WarnsWhenZipOnlyOptionsAreIgnored) {
+  Source s;
+  CommandResult r = s.Create(s.dir / "folder_out", "--split-size 1MB --group-by region --no-consolidate");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* option : {"--split-size", "--group-by", "--no-consolidate"}) {
+    EXPECT_NE(r.err.find(std::string("taco: warning: ") + option + " is ignored: it applies to ZIP outputs"),
+              std::string::npos)
+        << r.err;
+  }
+  // No warning for a ZIP, nor for the default --split-size.
+  CommandResult zip = s.Create(s.dir / "z.tacozip", "--split-size 1MB");
+  EXPECT_EQ(zip.exit_code, 0) << zip.err;
+  EXPECT_EQ(zip.err.find("warning"), std::string::npos) << zip.err;
+  CommandResult plain = s.Create(s.dir / "folder_two");
+  EXPECT_EQ(plain.err, "");
+}
+
 }  // namespace
 }  // namespace taco::testing
