@@ -30,6 +30,7 @@ struct CreateArgs {
   std::string split_size = "4GB";
   std::vector<std::string> group_by;
   bool no_consolidate = false;
+  bool require_metadata = false;
   std::string format = "auto";
   const CLI::Option* split_size_option = nullptr;  // to tell a given --split-size from the default
 };
@@ -82,6 +83,8 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   }
   if (args.pad_to > 0) options.pad_to = args.pad_to;
   options.strict_schema = !args.non_strict;
+  options.require_metadata = args.require_metadata;
+  options.warning = [&ctx](const std::string& message) { Note(ctx, "taco: warning: " + message); };
   const bool show_progress = ProgressEnabled(ctx);
   Result<Taco> taco = Status::Internal("not built");
   {
@@ -134,8 +137,11 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--metadata", args->metadata,
                   "Extension columns keyed by a 'path' column (path relative to SRC): CSV (types inferred: int64, "
                   "double, bool, timestamp[us], string; empty = null), JSON Lines (.jsonl/.ndjson/.json; arrays "
-                  "become lists) or Parquet. Repeatable")
+                  "become lists) or Parquet. Repeatable. A row whose path is no sample is an error; samples "
+                  "without a row, on a level that has rows, are a warning (see --require-metadata)")
       ->allow_extra_args(false);
+  cmd->add_flag("--require-metadata", args->require_metadata,
+                "Make it an error when a sample has no --metadata row while other samples of its level have one");
   cmd->add_option("--ext", args->extensions,
                   "Computed extensions, comma-separated: stac, istac, stats, stats-categorical (FILE samples), "
                   "majortom (after stac/istac)")

@@ -88,5 +88,28 @@ TEST(WriterRules, WarnsWhenZipOnlyOptionsAreIgnored) {
   EXPECT_EQ(plain.err, "");
 }
 
+TEST(WriterRules, ReportsMetadataRowsAndSamplesThatDoNotMatch) {
+  Source s;
+  WriteFile(s.dir / "meta.csv", "path,cloud\ntile_a,1\ntile_b,2\n");
+  CommandResult warn = s.Create(s.dir / "w.tacozip", "--metadata " + ShellQuote(s.dir / "meta.csv"));
+  EXPECT_EQ(warn.exit_code, 0) << warn.err;
+  EXPECT_EQ(warn.err,
+            "taco: warning: 1 of 3 samples of level 0 have no metadata row (their columns are null): 'tile_c'\n");
+  CommandResult strict =
+      s.Create(s.dir / "s.tacozip", "--require-metadata --metadata " + ShellQuote(s.dir / "meta.csv"));
+  EXPECT_EQ(strict.exit_code, 2) << strict.err;
+  EXPECT_NE(strict.err.find("1 of 3 samples of level 0 have no metadata row"), std::string::npos) << strict.err;
+  EXPECT_NE(strict.err.find("(--require-metadata)"), std::string::npos) << strict.err;
+  EXPECT_FALSE(fs::exists(s.dir / "s.tacozip"));
+
+  // Rows that match no sample: all of them are named, in one error.
+  WriteFile(s.dir / "bad.csv", "path,cloud\ntile_a,1\ntile_x,2\ntile_y,3\ntile_b/nope.tif,4\n");
+  CommandResult bad = s.Create(s.dir / "b.tacozip", "--metadata " + ShellQuote(s.dir / "bad.csv"));
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_EQ(bad.err, "taco: " + s.dir / "bad.csv" + ":3: path 'tile_x' matches no sample under " + s.src +
+                         " (and 2 more: " + s.dir / "bad.csv" + ":4 'tile_y', " + s.dir / "bad.csv" +
+                         ":5 'tile_b/nope.tif')\n");
+}
+
 }  // namespace
 }  // namespace taco::testing
