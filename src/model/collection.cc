@@ -160,11 +160,18 @@ Status CheckExtent(const ordered_json& v) {
     }
     bbox[i] = spatial[i].get<double>();
   }
-  if (bbox[0] < -180 || bbox[0] > 180 || bbox[2] < -180 || bbox[2] > 180) {
-    return Bad("extent.spatial: longitudes must be within [-180, 180]");
-  }
-  if (bbox[1] < -90 || bbox[1] > 90 || bbox[3] < -90 || bbox[3] > 90) {
-    return Bad("extent.spatial: latitudes must be within [-90, 90]");
+  const bool lon_ok = bbox[0] >= -180 && bbox[0] <= 180 && bbox[2] >= -180 && bbox[2] <= 180;
+  const bool lat_ok = bbox[1] >= -90 && bbox[1] <= 90 && bbox[3] >= -90 && bbox[3] <= 90;
+  if (!lon_ok || !lat_ok) {
+    const std::string what = std::string("extent.spatial: ") +
+                             (!lon_ok ? "longitudes must be within [-180, 180]" : "latitudes must be within [-90, 90]");
+    bool projected = false;
+    for (double v : bbox) projected = projected || std::fabs(v) > 360;
+    if (projected) {
+      return Bad(what + " (got " + spatial.dump() + "); these look like projected coordinates (e.g. UTM "
+                        "metres): the extent is WGS84 longitude/latitude in degrees (EPSG:4326)");
+    }
+    return Bad(what);
   }
   if (bbox[1] > bbox[3]) return Bad("extent.spatial: south is greater than north");
   if (IsSet(v, "temporal")) {

@@ -18,6 +18,16 @@ namespace fs = std::filesystem;
 constexpr const char* kCollection = R"({"id": "rules", "dataset_version": "1", "description": "d",
   "licenses": ["CC0-1.0"], "providers": [{"name": "tests"}], "tasks": ["classification"]})";
 
+// ISO little-endian WKB point.
+std::string WkbPoint(double x, double y) {
+  std::string out(21, '\0');
+  out[0] = 1;
+  out[1] = 1;
+  std::memcpy(&out[5], &x, 8);
+  std::memcpy(&out[13], &y, 8);
+  return out;
+}
+
 // SRC with tile_a, tile_b, tile_c (FOLDERs of one FILE each) and collection.json.
 struct Source {
   TempDir dir;
@@ -109,6 +119,41 @@ TEST(WriterRules, ReportsMetadataRowsAndSamplesThatDoNotMatch) {
   EXPECT_EQ(bad.err, "taco: " + s.dir / "bad.csv" + ":3: path 'tile_x' matches no sample under " + s.src +
                          " (and 2 more: " + s.dir / "bad.csv" + ":4 'tile_y', " + s.dir / "bad.csv" +
                          ":5 'tile_b/nope.tif')\n");
+}
+
+TEST(WriterRules, ProjectedCoordinatesAreNamedAsSuch) {
+  Source s;
+  WriteFile(s.dir / "projected.json",
+            R"({"id": "rules", "dataset_version": "1", "description": "d", "licenses": ["CC0-1.0"],
+                "providers": [{"name": "tests"}], "tasks": ["classification"],
+                "extent": {"spatial": [500000, 4000000, 510000, 4010000], "temporal": null}})");
+  CommandResult r = RunTaco("create " + ShellQuote(s.src) + " " + ShellQuote(s.dir / "p.tacozip") +
+                            " --collection " + ShellQuote(s.dir / "projected.json"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("extent.spatial: longitudes must be within [-180, 180] (got [500000,4000000,510000,4010000]); "
+                       "these look like projected coordinates"),
+            std::string::npos)
+      << r.err;
+
+  // Centroids in metres (a Parquet metadata file): the computed extent says so too.
+  Table meta;
+  meta.columns.push_back(Column{"path", DataType::String(), {Value("tile_a"), Value("tile_b"), Value("tile_c")}});
+  Column centroid{"stac:centroid", DataType::Binary(), {}};
+  for (double x : {500000.0, 501000.0, 502000.0}) centroid.values.push_back(Value(Binary{WkbPoint(x, 4000000.0)}));
+  meta.columns.push_back(std::move(centroid));
+  meta.columns.push_back(Column{"stac:time_start", DataType::TimestampUs(),
+                                std::vector<Value>(3, Value(TimestampUs{1672531200000000}))});
+  auto engine = std::move(table::Engine::Open()).value();
+  auto parquet = engine->ToParquet(meta);
+  ASSERT_TRUE(parquet.ok()) << parquet.status().ToString();
+  WriteFile(s.dir / "centroids.parquet", *parquet);
+  CommandResult c = s.Create(s.dir / "c.tacozip", "--metadata " + ShellQuote(s.dir / "centroids.parquet"));
+  EXPECT_EQ(c.exit_code, 2) << c.err;
+  EXPECT_NE(c.err.find("column 'stac:centroid' row 0: point (500000 4000000) is outside longitude/latitude range; "
+                       "it looks like projected coordinates"),
+            std::string::npos)
+      << c.err;
+  EXPECT_FALSE(fs::exists(s.dir / "c.tacozip"));
 }
 
 }  // namespace
