@@ -162,5 +162,45 @@ TEST(InfoOutput, FieldSchemaProvidersCurators) {
   EXPECT_NE(text.out.find("Unique sample identifier within parent scope."), std::string::npos) << text.out;
 }
 
+// Two small datasets with distinct ids, as ZIPs.
+struct TwoDatasets {
+  TempDir tmp;
+  std::string a = tmp / "a.tacozip", b = tmp / "b.tacozip";
+  TwoDatasets() {
+    WriteFile(tmp / "c.json", R"({"id": "m", "dataset_version": "1", "description": "d", "licenses": ["x"],
+      "providers": [{"name": "t"}], "tasks": ["other"]})");
+    for (const auto& [dir, ids] : {std::pair<std::string, std::vector<std::string>>{"sa", {"a1", "a2"}},
+                                   {"sb", {"b1", "b2", "b3"}}}) {
+      fs::create_directories(tmp / dir);
+      for (const auto& id : ids) WriteFile(tmp / (dir + "/" + id), "bytes " + id);
+    }
+    for (const auto& [dir, out] : {std::pair<std::string, std::string>{"sa", a}, {"sb", b}}) {
+      CommandResult r = RunTaco("-q create " + ShellQuote(tmp / dir) + " " + ShellQuote(out) + " --collection " +
+                                ShellQuote(tmp / "c.json"));
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+    }
+  }
+};
+
+TEST(SeveralDatasets, SqlFilterExport) {
+  TwoDatasets d;
+  const std::string both = ShellQuote(d.a) + " " + ShellQuote(d.b);
+  CommandResult sql = RunTaco("sql " + both + " 'select id from data order by id' --format csv");
+  EXPECT_EQ(sql.exit_code, 0) << sql.err;
+  EXPECT_EQ(sql.out, "id\na1\na2\nb1\nb2\nb3\n");
+  CommandResult filter = RunTaco("filter " + both + " --sql \"select * from data where id like '%2'\" --format csv "
+                                 "--columns id");
+  EXPECT_EQ(filter.exit_code, 0) << filter.err;
+  EXPECT_EQ(filter.out, "id\na2\nb2\n");
+  CommandResult exp = RunTaco("-q export " + both + " " + ShellQuote(d.tmp / "out.tacozip") +
+                              " --sql \"select * from data where id <> 'b3'\"");
+  EXPECT_EQ(exp.exit_code, 0) << exp.err;
+  CommandResult check = RunTaco("sql " + ShellQuote(d.tmp / "out.tacozip") + " 'select id from data order by id' "
+                                "--format csv");
+  EXPECT_EQ(check.out, "id\na1\na2\nb1\nb2\n") << check.err;
+  CommandResult bytes = RunTaco("cat " + ShellQuote(d.tmp / "out.tacozip") + " b2");
+  EXPECT_EQ(bytes.out, "bytes b2");
+}
+
 }  // namespace
 }  // namespace taco::testing
