@@ -13,6 +13,12 @@ namespace taco::io {
 
 using Clock = std::chrono::steady_clock;
 
+// Clock::now() when lines of `level` are produced, else a zero time point (no clock read on
+// the hot path of reads when logging is off).
+inline Clock::time_point StartIfLogging(LogLevel level) {
+  return LogEnabled(level) ? Clock::now() : Clock::time_point();
+}
+
 inline std::string ByteRangeText(uint64_t offset, uint64_t n) {
   return "bytes " + std::to_string(offset) + "-" + std::to_string(n == 0 ? offset : offset + n - 1);
 }

@@ -32,7 +32,7 @@ class LocalFileReader final : public RangeReader {
 
   Status ReadAt(uint64_t offset, size_t n, void* out) const override {
     TACO_RETURN_IF_ERROR(io::CheckRange(path_, offset, n, size_));
-    const auto start = io::Clock::now();
+    const auto start = io::StartIfLogging(LogLevel::kDebug);
     char* dst = static_cast<char*>(out);
     size_t done = 0;
     while (done < n) {
@@ -62,7 +62,7 @@ class LocalFileReader final : public RangeReader {
 
 Result<RangeReaderPtr> OpenLocalFile(const std::string& path) {
   if (path.empty()) return Status::InvalidArgument("<empty path>: no file name given");
-  const auto start = io::Clock::now();
+  const auto start = io::StartIfLogging(LogLevel::kVerbose);
   // O_NONBLOCK so that a FIFO is rejected below instead of blocking open(); it has no
   // effect on regular files.
   int fd;

@@ -70,7 +70,7 @@ class VsiFileReader final : public RangeReader {
   Status ReadAt(uint64_t offset, size_t n, void* out) const override {
     TACO_RETURN_IF_ERROR(io::CheckRange(name_, offset, n, size_));
     if (n == 0) return Status::OK();
-    const auto start = io::Clock::now();
+    const auto start = io::StartIfLogging(LogLevel::kVerbose);
     QuietGdalErrors quiet;
     io::ScopedNoReaddir no_readdir;
     VSILFILE* fp = Take();
@@ -164,7 +164,7 @@ Result<RangeReaderPtr> MakeReader(const std::string& path_or_url, std::string vs
 Result<RangeReaderPtr> OpenVsiFile(const std::string& path_or_url) {
   if (path_or_url.empty()) return Status::InvalidArgument("<empty path>: no file name given");
   std::string vsi_path = ToVsiPath(path_or_url);
-  const auto start = io::Clock::now();
+  const auto start = io::StartIfLogging(LogLevel::kVerbose);
   QuietGdalErrors quiet;
   io::ScopedNoReaddir no_readdir;
   VSIStatBufL st;
