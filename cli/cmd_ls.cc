@@ -32,7 +32,7 @@ int RunLs(const LsArgs& args) {
     if (!node.ok()) return ReportError(node.status());
     rows = node->children ? node->children->Data() : HideInternalColumns(node->row);
   }
-  PrintTable(rows, *format, std::cout);
+  if (Status st = PrintTable(rows, args.format, std::cout); !st.ok()) return ReportError(st);
   return kExitOk;
 }
 

@@ -24,7 +24,7 @@ int RunRead(const ReadArgs& args) {
   auto node = (*ds)->ReadPath(ParseSampleKeys(args.keys));
   if (!node.ok()) return ReportError(node.status());
   if (node->children) {
-    PrintTable(node->children->Data(), *format, std::cout);
+    if (Status st = PrintTable(node->children->Data(), args.format, std::cout); !st.ok()) return ReportError(st);
   } else if (*format == OutputFormat::kJson) {
     PrintJson({{"id", node->id}, {"type", node->type}, {"level", node->level}, {"gdal_path", node->gdal_path}});
   } else {

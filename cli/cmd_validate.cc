@@ -69,7 +69,7 @@ int RunValidate(const ValidateArgs& args) {
 void AddValidateCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ValidateArgs>();
   CLI::App* cmd = app.add_subcommand("validate", "Check every rule of the TACO format; list each violation");
-  cmd->add_option("path", args->path, "Dataset path or URL (.tacozip or FOLDER)")->required();
+  cmd->add_option("path", args->path, "Dataset path or URL (.tacozip, FOLDER, .tacocat or __TACOCAT__)")->required();
   cmd->add_flag("--json", args->json, "Print JSON for programs");
   cmd->callback([args, &ctx] { ctx.exit_code = RunValidate(*args); });
 }

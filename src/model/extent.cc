@@ -2,6 +2,7 @@
 // an antimeridian-correct longitude interval instead of upstream's hemisphere heuristic.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -14,6 +15,12 @@ namespace {
 using nlohmann::ordered_json;
 
 ordered_json GlobalSpatial() { return ordered_json::array({-180.0, -90.0, 180.0, 90.0}); }
+
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.10g", v);
+  return buf;
+}
 
 double WrapLongitude(double lon) {
   if (lon >= -180.0 && lon <= 180.0) return lon;
@@ -57,6 +64,12 @@ Result<ordered_json> Spatial(const Table& table, size_t level, const std::string
     Result<WkbPoint> p = ParseWkbPoint(v.get<Binary>().bytes, &empty);
     if (!p.ok()) return Status::Corruption(where + " row " + std::to_string(r) + ": " + p.status().message());
     if (empty || !std::isfinite(p->x) || !std::isfinite(p->y)) continue;
+    if (std::fabs(p->x) > 360 || std::fabs(p->y) > 90) {
+      return Status::InvalidArgument(
+          where + " row " + std::to_string(r) + ": point (" + Number(p->x) + " " + Number(p->y) +
+          ") is outside longitude/latitude range; it looks like projected coordinates (e.g. UTM metres): centroids "
+          "must be WGS84 longitude/latitude in degrees (EPSG:4326)");
+    }
     lons.push_back(WrapLongitude(p->x));
     south = std::min(south, p->y);
     north = std::max(north, p->y);

@@ -3,6 +3,7 @@
 #include "taco/dataset.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "table/engine.h"
 #include "table/wkb_functions.h"
 #include "taco/io.h"
+#include "taco/log.h"
 #include "zip/taco_header.h"
 
 namespace taco {
@@ -145,7 +147,9 @@ Dataset::Dataset(std::shared_ptr<State> state, std::string view, std::string dat
 Dataset::~Dataset() = default;
 
 Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const OpenOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
   TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
+  Log(LogLevel::kVerbose, "opening " + path + " as " + std::string(DatasetFormatName(format)));
   auto state = std::make_shared<State>();
   state->format = format;
   state->path = path;
@@ -165,6 +169,9 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   TACO_RETURN_IF_ERROR(CreateLevelViews(*state));
   auto context = std::make_shared<Frame::Context>();
   context->state = state;
+  Log(LogLevel::kVerbose, "opened " + path + ": " + std::string(DatasetFormatName(format)) + ", " +
+                              std::to_string(state->num_levels) + (state->num_levels == 1 ? " level" : " levels") +
+                              ", " + ElapsedText(start));
   return std::unique_ptr<Dataset>(new Dataset(state, "data_raw", "data", std::move(context)));
 }
 

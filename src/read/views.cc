@@ -5,6 +5,7 @@
 
 #include "read/dataset_state.h"
 #include "read/sql_rewrite.h"
+#include "read/user_sql.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 
@@ -128,8 +129,12 @@ Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query) const {
   std::string q = query;
   while (!q.empty() && (q.back() == ';' || std::isspace(static_cast<unsigned char>(q.back())))) q.pop_back();
   if (q.empty()) return state_->Error("SQL query is empty");
-  const std::string rewritten = read::RewriteTableNames(q, {{"data", data_view_}, {"data_raw", view_}});
-  return Derive(rewritten, context_);
+  // Errors name the user's query, not the CREATE TEMP VIEW that wraps it (user_sql.h).
+  table::ScopedErrorLabel label(*state_->engine, q);
+  auto rewritten =
+      read::PrepareUserSql(*state_->engine, q, {{"data", data_view_}, {"data_raw", view_}}, state_->num_levels);
+  if (!rewritten.ok()) return state_->Prefixed(rewritten.status());
+  return Derive(*rewritten, context_);
 }
 
 Result<Table> Dataset::Data() const {

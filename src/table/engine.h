@@ -10,7 +10,8 @@
 //    safe. Mount paths are never reused within an Engine, so DuckDB can never serve cached
 //    bytes of an earlier mount.
 //  * No exception escapes: DuckDB errors become Status values whose message names the
-//    mounted file (or the SQL) followed by DuckDB's message.
+//    mounted file (or the SQL, or the error label) followed by DuckDB's message.
+//  * With taco/log.h at kDebug, every statement is logged with its time.
 //  * No DuckDB header is included here (pimpl); only src/table/*.cc include duckdb.hpp.
 //  * DuckDB type mapping of results: VARCHAR→string, BLOB→binary, BOOLEAN→bool,
 //    TINYINT/SMALLINT/INTEGER→int32, UTINYINT/USMALLINT/UINTEGER/BIGINT/UBIGINT/HUGEINT→int64
@@ -25,6 +26,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "taco/io.h"
 #include "taco/status.h"
@@ -52,6 +54,14 @@ class Engine {
 
   // Statements without results (CREATE VIEW ..., SET ...).
   Status Execute(const std::string& sql);
+  // While set (non-empty), errors name this text instead of the SQL that failed: the
+  // user's query rather than the CREATE TEMP VIEW that wraps it. See ScopedErrorLabel.
+  void set_error_label(std::string label);
+  const std::string& error_label() const;
+  // The statements DuckDB's parser finds in `sql`, each as DuckDB prints it back (e.g.
+  // "SELECT 2 AS b"). InvalidArgument "SQL \"<sql>\": <DuckDB's message>" when it does not
+  // parse.
+  Result<std::vector<std::string>> ParseStatements(const std::string& sql);
   // All rows of a query, typed (see the mapping above).
   Result<Table> Query(const std::string& sql);
 
@@ -78,6 +88,21 @@ class Engine {
  private:
   explicit Engine(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
+};
+
+// Sets an Engine's error label for its lifetime (restores the previous one).
+class ScopedErrorLabel {
+ public:
+  ScopedErrorLabel(Engine& engine, std::string label) : engine_(engine), previous_(engine.error_label()) {
+    engine_.set_error_label(std::move(label));
+  }
+  ~ScopedErrorLabel() { engine_.set_error_label(std::move(previous_)); }
+  ScopedErrorLabel(const ScopedErrorLabel&) = delete;
+  ScopedErrorLabel& operator=(const ScopedErrorLabel&) = delete;
+
+ private:
+  Engine& engine_;
+  std::string previous_;
 };
 
 // SQL identifier in double quotes, inner quotes doubled: a"b → "a""b".

@@ -95,7 +95,15 @@ Result<std::unique_ptr<RemoteFolderContainer>> RemoteFolderContainer::Open(const
   c->path_ = path;
   c->root_ = path;
   while (c->root_.size() > 1 && c->root_.back() == '/') c->root_.pop_back();
+  (void)c->Ask("COLLECTION.json");
+  TACO_RETURN_IF_ERROR(c->LookupFailure());
   return c;
+}
+
+Status RemoteFolderContainer::LookupFailure() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (failure_.ok()) return failure_;
+  return Status(failure_.code(), path_ + ": cannot be validated: " + failure_.message());
 }
 
 std::optional<uint64_t> RemoteFolderContainer::Ask(const std::string& archive_path) const {
@@ -107,6 +115,7 @@ std::optional<uint64_t> RemoteFolderContainer::Ask(const std::string& archive_pa
   auto size = FileSize(root_ + "/" + archive_path);
   std::optional<uint64_t> known = size.ok() ? *size : std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
+  if (!size.ok() && size.status().code() != StatusCode::kNotFound && failure_.ok()) failure_ = size.status();
   sizes_[archive_path] = known;
   return known;
 }
