@@ -36,6 +36,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "taco/arrow_c.h"
 #include "taco/io.h"
 #include "taco/status.h"
 #include "taco/value.h"
@@ -125,6 +126,9 @@ class Frame {
   Result<Node> Read(const SampleKey& key) const;
   // The bytes of a FILE child.
   Result<std::string> ReadBytes(const SampleKey& key) const;
+  // rows() (raw) or Data() as an Arrow C stream with the types Dataset::ExportArrow gives
+  // (src/read/arrow_export.cc). Uses the shared engine: not thread-safe, like Dataset.
+  Status ExportArrow(bool raw, ArrowArrayStream* out) const;
 
  private:
   std::shared_ptr<Context> context_;
@@ -188,6 +192,14 @@ class Dataset {
   Result<int64_t> RowCount() const;
   // Column names of this view.
   Result<std::vector<std::string>> Columns() const;
+  // Data() (raw=false) or DataRaw() (raw=true) as an Arrow C stream (taco/arrow_c.h),
+  // converted column by column by DuckDB, never row by row (src/read/arrow_export.cc). The
+  // stream owns its memory: it stays valid after this Dataset and its engine are gone.
+  // Types are DuckDB's Arrow types (string → utf8, binary → binary, timestamp[us], lists,
+  // structs, int32/int64/float/double/bool as stored).
+  Status ExportArrow(bool raw, ArrowArrayStream* out) const;
+  // QueryRaw() with the result as an Arrow C stream (same types and ownership as above).
+  Status QueryArrow(const std::string& sql, ArrowArrayStream* out);
 
   // ---- navigation (FORMAT §6.8) ----------------------------------------------------------
   // The level-0 sample at a position or with an id (the first one, in view order). The first

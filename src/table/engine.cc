@@ -11,6 +11,7 @@
 
 #include "duckdb.hpp"
 #include "duckdb/parser/parser.hpp"
+#include "table/arrow_stream.h"
 #include "table/mount_fs.h"
 #include "taco/log.h"
 
@@ -569,6 +570,13 @@ Result<Table> Engine::Query(const std::string& sql) {
     return impl_->Error(sql, ex);
   }
   return table;
+}
+
+Status Engine::QueryArrow(const std::string& sql, ArrowArrayStream* out) {
+  TACO_ASSIGN_OR_RETURN(auto result, impl_->Run(sql));
+  Status st = MaterializedResultToArrowStream(std::move(result), out);
+  if (!st.ok()) return Status(st.code(), "SQL \"" + sql + "\": " + st.message());
+  return Status::OK();
 }
 
 Status Engine::CreateTable(const std::string& name, const Table& table) {

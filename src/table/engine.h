@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "taco/arrow_c.h"
 #include "taco/io.h"
 #include "taco/status.h"
 #include "taco/value.h"
@@ -64,6 +65,10 @@ class Engine {
   Result<std::vector<std::string>> ParseStatements(const std::string& sql);
   // All rows of a query, typed (see the mapping above).
   Result<Table> Query(const std::string& sql);
+  // All rows of a query as a self-contained Arrow C stream (table/arrow_stream.h): DuckDB's
+  // own Arrow types (VARCHAR→utf8, BLOB→binary, TIMESTAMP→timestamp[us], LIST→list, ...),
+  // converted now, so the stream outlives the engine. Errors as Query().
+  Status QueryArrow(const std::string& sql, ArrowArrayStream* out);
 
   // A temporary table `name` filled from `table` with the DuckDB Appender. kNull columns
   // become INTEGER columns of nulls.
