@@ -3,10 +3,14 @@
 #   make test   install what is missing, build, run every test
 # Other targets: make (build), make test-asan (Debug + ASan/UBSan build in build-asan/, tests),
 # make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean.
+# `make` also builds the taco_cpp Python extension (python/, same CMake tree as the library) and
+# points the project venv .venv/ at it with a .pth file, so `.venv/bin/python -c "import
+# taco_cpp"` works; `make test` runs its pytest suite through ctest (test python_pytest).
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
+VENV_PYTHON := .venv/bin/python
 
 .PHONY: all build deps demo test test-asan bench clean docs-screenshots
 
@@ -20,6 +24,10 @@ $(BUILD)/build.ninja:
 
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
+	@if [ -x $(VENV_PYTHON) ] && [ -d $(BUILD)/python/taco_cpp ]; then \
+	  site="$$($(VENV_PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" && \
+	  echo "$(abspath $(BUILD))/python" > "$$site/taco_cpp_build.pth"; \
+	fi
 
 demo: build
 	$(BUILD)/taco demo
@@ -36,6 +44,8 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 
 bench: build
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
+	@echo "== bench/python_bench.py"
+	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco
 
 docs-screenshots: build
 	bash scripts/docs_screenshots.sh $(BUILD)

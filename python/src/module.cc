@@ -1,5 +1,10 @@
 // taco_cpp._native: the nanobind extension module of the taco_cpp package.
+#include <string>
+
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <stdexcept>
 
 #include "bindings.h"
 #include "errors.h"
@@ -12,4 +17,10 @@ NB_MODULE(_native, m) {
   taco::py::RegisterErrors(m);
   taco::py::BindReader(m);
   taco::py::BindWriter(m);
+  // For the tests of the error mapping: raises the exception of Status code `code` (its
+  // taco::StatusCode number) with `message`, through the same translator as every call.
+  m.def("_raise_status", [](int code, const std::string& message) {
+    throw taco::py::StatusError(static_cast<taco::StatusCode>(code), message);
+  });
+  m.def("_raise_cpp_exception", [](const std::string& message) { throw std::logic_error(message); });
 }

@@ -94,6 +94,18 @@ StatsMeasure MeasureByName(const std::string& name) {
   throw StatusError(StatusCode::kInvalidArgument, "unknown statistic '" + name + "'");
 }
 
+// Sets `q.file` when this build's StatsQuery has per-file statistics (a template, so that
+// the branch for the other case is discarded at compile time).
+template <typename Q>
+void SetStatsFile(Q& q, std::optional<std::string> file) {
+  if constexpr (requires { q.file = std::move(file); }) {
+    q.file = std::move(file);
+  } else {
+    throw StatusError(StatusCode::kNotSupported,
+                      "statistics of one child file (file='" + *file + "') are not in this build of taco-cpp yet");
+  }
+}
+
 // StatsQuery for the arguments; `file` needs the C++ per-file statistics (StatsQuery::file).
 StatsQuery MakeStatsQuery(std::vector<int> bands, int level, std::optional<std::string> id,
                           std::optional<std::string> file) {
@@ -101,14 +113,7 @@ StatsQuery MakeStatsQuery(std::vector<int> bands, int level, std::optional<std::
   q.bands = std::move(bands);
   q.level = level;
   q.id = std::move(id);
-  if (file) {
-    if constexpr (requires(StatsQuery s) { s.file = std::optional<std::string>(); }) {
-      q.file = std::move(file);
-    } else {
-      throw StatusError(StatusCode::kNotSupported,
-                        "statistics of one child file (file='" + *file + "') are not in this build of taco-cpp yet");
-    }
-  }
+  if (file) SetStatsFile(q, std::move(file));
   return q;
 }
 
