@@ -175,7 +175,9 @@ class Dataset {
   // The DuckDB view holding this dataset's rows (all columns).
   const std::string& view_name() const;
   // A new view: `query` with `data`/`data_raw` standing for this view (see above).
-  Result<std::unique_ptr<Dataset>> Sql(const std::string& query) const;
+  // `data_is_raw`: `data` also means the view with every column, as in tacoreader's sql()
+  // (the tacoreader-compatible Python layer uses it).
+  Result<std::unique_ptr<Dataset>> Sql(const std::string& query, bool data_is_raw = false) const;
   // FORMAT §6.5: rows whose WKB geometry meets the closed box (exact test). geometry_col
   // "auto" = first of istac:geometry, stac:centroid, istac:centroid present at `level`.
   // level > 0 cascades to level 0 (FORMAT §6.7).

@@ -50,7 +50,7 @@ Result<std::shared_ptr<Dataset>> Build(const Recipe& r) {
   TACO_ASSIGN_OR_RETURN(auto parent, Build(*r.parent));
   Result<std::unique_ptr<Dataset>> derived = Status::Internal("unreachable");
   if (r.kind == Recipe::Kind::kSql) {
-    derived = parent->Sql(r.text);
+    derived = parent->Sql(r.text, r.data_is_raw);
   } else if (r.kind == Recipe::Kind::kBbox) {
     derived = parent->FilterBbox(r.box[0], r.box[1], r.box[2], r.box[3], r.column, r.level);
   } else {

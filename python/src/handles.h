@@ -51,6 +51,7 @@ struct Recipe {
   std::string column;  // geometry_col / time_col
   std::array<double, 4> box{};
   int level = 0;
+  bool data_is_raw = false;  // kSql: `data` means every column (Dataset::Sql)
 };
 using RecipePtr = std::shared_ptr<const Recipe>;
 

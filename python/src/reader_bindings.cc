@@ -217,12 +217,13 @@ void BindReader(nb::module_& m) {
       }, nb::arg("level"))
       .def("row_count", [](DatasetHandle& h) { return WithDataset(h, [](Dataset& ds) { return Take(ds.RowCount()); }); })
       .def("columns", [](DatasetHandle& h) { return WithDataset(h, [](Dataset& ds) { return Take(ds.Columns()); }); })
-      .def("sql", [](DatasetHandle& h, const std::string& query) {
+      .def("sql", [](DatasetHandle& h, const std::string& query, bool data_is_raw) {
         Recipe r;
         r.kind = Recipe::Kind::kSql;
         r.text = query;
-        return Derived(h, std::move(r), [&](Dataset& ds) { return ds.Sql(query); });
-      }, nb::arg("query"))
+        r.data_is_raw = data_is_raw;
+        return Derived(h, std::move(r), [&](Dataset& ds) { return ds.Sql(query, data_is_raw); });
+      }, nb::arg("query"), nb::arg("data_is_raw") = false)
       .def("filter_bbox", [](DatasetHandle& h, double minx, double miny, double maxx, double maxy,
                              const std::string& column, int level) {
         Recipe r;

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include <nanobind/stl/string.h>
+
 #include "errors.h"
 
 namespace nb = nanobind;

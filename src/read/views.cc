@@ -125,14 +125,15 @@ Result<std::unique_ptr<Dataset>> Dataset::Derive(const std::string& select_sql,
   return std::unique_ptr<Dataset>(new Dataset(state_, name, data_view, std::move(context)));
 }
 
-Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query) const {
+Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query, bool data_is_raw) const {
   std::string q = query;
   while (!q.empty() && (q.back() == ';' || std::isspace(static_cast<unsigned char>(q.back())))) q.pop_back();
   if (q.empty()) return state_->Error("SQL query is empty");
   // Errors name the user's query, not the CREATE TEMP VIEW that wraps it (user_sql.h).
   table::ScopedErrorLabel label(*state_->engine, q);
+  const std::string& data = data_is_raw ? view_ : data_view_;
   auto rewritten =
-      read::PrepareUserSql(*state_->engine, q, {{"data", data_view_}, {"data_raw", view_}}, state_->num_levels);
+      read::PrepareUserSql(*state_->engine, q, {{"data", data}, {"data_raw", view_}}, state_->num_levels);
   if (!rewritten.ok()) return state_->Prefixed(rewritten.status());
   return Derive(*rewritten, context_);
 }

@@ -7,7 +7,7 @@ import pytest
 
 import taco_cpp
 from taco_cpp import _native, errors
-from conftest import FLAT_ZIP, NESTED_ZIP
+from conftest import COLLECTION, FLAT_ZIP, NESTED_ZIP
 
 # taco::StatusCode numbers (include/taco/status.h) → class and the builtin it also is.
 CODES = [
@@ -91,20 +91,16 @@ def test_io_error_connection_refused():
     assert "127.0.0.1:9" in str(info.value)
 
 
-def test_not_supported_legacy_blob(tmp_path):
-    # a Tortilla 0.5 file starts with the magic "#y" (FORMAT §8)
-    legacy = tmp_path / "old.tacozip"
-    data = bytearray(FLAT_ZIP.read_bytes())
-    blob = tmp_path / "old.tortilla"
-    blob.write_bytes(b"#y" + bytes(200))
-    try:
-        taco_cpp.load(blob)
-    except taco_cpp.NotSupportedError as e:
-        assert isinstance(e, NotImplementedError)
-    except taco_cpp.TacoError:
-        pass  # a build that reads legacy files reports what is wrong with this fake one
-    # and one that is unsupported in every build: statistics of a struct<> column
-    del data, legacy
+def test_not_supported_struct_without_fields(tmp_path):
+    # a struct<> column is a valid model value that Parquet cannot store
+    s = taco_cpp.Sample("a", data=b"1")
+    s.extend([taco_cpp.Field("empty", {}, type="struct<>")])
+    taco = taco_cpp.Taco(taco_cpp.Tortilla([s]), COLLECTION)
+    with pytest.raises(taco_cpp.NotSupportedError) as info:
+        taco_cpp.create(taco, tmp_path / "x.tacozip")
+    assert isinstance(info.value, NotImplementedError)
+    assert "struct<>" in str(info.value)
+    assert not (tmp_path / "x.tacozip").exists()
 
 
 def test_already_exists(tmp_path):

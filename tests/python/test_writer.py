@@ -93,6 +93,13 @@ def test_written_in_python_read_by_cli(raster_tree, tmp_path, taco_cli):
     # the level-1 stats can be aggregated by the reader
     ds = taco_cpp.load(out)
     assert ds.stats_mean(0, level=1, id="tile_0") > 0
+    # statistics of one child file under every level-0 row (C++ per-file statistics)
+    try:
+        per_file = ds.stats_mean([0, 1], level=1, file="image.tif")
+    except taco_cpp.NotSupportedError as e:
+        assert "file='image.tif'" in str(e)
+    else:
+        assert per_file.shape == (2,) and per_file[1] > per_file[0]
 
 
 def test_written_by_cli_read_in_python(raster_tree, tmp_path, taco_cli):
@@ -228,9 +235,18 @@ def test_metadata_parquet_of_python_write_is_readable_by_pyarrow(tmp_path):
     assert table.column("v").to_pylist() == [2]
 
 
-def test_time_column_waits_for_the_cpp_option(raster_tree):
+def test_time_column(raster_tree, tmp_path):
+    """time_column= names the metadata column that gives a sample's time (C++ --time-column):
+    until the C++ option exists it is refused with NotSupportedError; then the level-0
+    datetime filter and the collection's temporal extent work on the tree layout."""
     try:
-        taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json",
-                                metadata=[raster_tree / "meta.csv"], ext=["stac"], time_column="acquired")
+        taco = taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json",
+                                       metadata=[raster_tree / "meta.csv"], ext=["stac"], time_column="acquired")
     except taco_cpp.NotSupportedError as e:
-        assert "time_column" in str(e)
+        assert "time_column='acquired'" in str(e)
+        return
+    out = tmp_path / "t.tacozip"
+    taco_cpp.create(taco, out)
+    ds = taco_cpp.load(out)
+    assert ds.extent["temporal"][0].startswith("2023-01-15")
+    assert ds.filter_datetime("2023-02-01/2023-02-28").data.column("id").to_pylist() == ["tile_1"]

@@ -117,7 +117,9 @@ class TacoDataset:
     def sql(self, query: str) -> "TacoDataset":
         """A new lazy dataset; ``data`` in the query stands for this dataset's rows."""
         with translated("query"):
-            return self._derived(self._core.sql(query))
+            # as in tacoreader, `data` in the query has every column (internal:* too), so
+            # that a `SELECT * FROM data ...` view keeps what read() and concat() need
+            return self._derived(_CoreDataset(self._core._ds.sql(query, True)))
 
     def filter_bbox(self, minx: float, miny: float, maxx: float, maxy: float, geometry_col: str = "auto",
                     level: int = 0) -> "TacoDataset":
