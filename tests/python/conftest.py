@@ -46,8 +46,8 @@ def taco_cli():
     """run(*args) → CompletedProcess of the `taco` executable (text mode)."""
     exe = _cli()
 
-    def run(*args, check=False):
-        return subprocess.run([exe, *map(str, args)], capture_output=True, text=True, check=check)
+    def run(*args, check=False, binary=False):
+        return subprocess.run([exe, *map(str, args)], capture_output=True, text=not binary, check=check)
 
     return run
 

@@ -83,8 +83,9 @@ def test_corruption_wrong_magic(tmp_path):
         taco_cpp.load(bad)
 
 
-def test_io_error_connection_refused():
+def test_io_error_connection_refused(monkeypatch):
     # nothing listens on port 9 of the loopback: the connection is refused at once
+    monkeypatch.setenv("GDAL_HTTP_MAX_RETRY", "0")
     with pytest.raises(taco_cpp.TacoIOError) as info:
         taco_cpp.load("http://127.0.0.1:9/x.tacozip", cache=False)
     assert isinstance(info.value, OSError)
