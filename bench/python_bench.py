@@ -4,8 +4,8 @@
      bench/reader_bench.cc: a WKB centroid and a timestamp per sample):
        taco_cpp.load(zip) + sql("SELECT count(*) ... FROM data") + .data
      against DuckDB's Python module reading the extracted level0.parquet into Arrow
-     (connect + SELECT count(*) FROM read_parquet(...) + .arrow()), a fresh engine each time;
-     and the same for all rows (load + .data vs SELECT * ... .arrow());
+     (connect + SELECT count(*) FROM read_parquet(...) + .fetch_arrow_table()), a fresh engine each time;
+     and the same for all rows (load + .data vs SELECT * ... .fetch_arrow_table());
   2. `import taco_cpp` against `import duckdb`, each in a fresh interpreter.
 
 Each figure is the median of several repetitions. TACO_BENCH_SAMPLES overrides the sample count.
@@ -100,7 +100,7 @@ def main() -> int:
 
         def duck_count():
             con = duckdb.connect()
-            t = con.execute(f"SELECT count(*) AS n FROM read_parquet('{level0}')").arrow()
+            t = con.execute(f"SELECT count(*) AS n FROM read_parquet('{level0}')").fetch_arrow_table()
             assert t.column("n")[0].as_py() == n
             con.close()
 
@@ -109,7 +109,7 @@ def main() -> int:
 
         def duck_all():
             con = duckdb.connect()
-            assert con.execute(f"SELECT * FROM read_parquet('{level0}')").arrow().num_rows == n
+            assert con.execute(f"SELECT * FROM read_parquet('{level0}')").fetch_arrow_table().num_rows == n
             con.close()
 
         rows = []

@@ -1,8 +1,5 @@
 """Arrow C streams from the C++ core to pyarrow (the Arrow PyCapsule interface)."""
 
-import pyarrow as pa
-
-
 class _CapsuleStream:
     """An object exposing one ``arrow_array_stream`` capsule through ``__arrow_c_stream__``."""
 
@@ -20,4 +17,6 @@ class _CapsuleStream:
 
 def table_from_capsule(capsule) -> pa.Table:
     """The whole stream as a pyarrow Table (buffers imported, not copied)."""
+    import pyarrow as pa  # imported on first use: `import taco_cpp` stays light
+
     return pa.RecordBatchReader.from_stream(_CapsuleStream(capsule)).read_all()

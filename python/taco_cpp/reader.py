@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator, Sequence
 
-import numpy as np
-
 from . import _native
 from ._arrow import table_from_capsule
 from ._convert import datetime_range, path_text, sample_key
@@ -22,7 +20,14 @@ from ._pit import PitSchema
 _STATS = ("mean", "std", "min", "max", "p25", "p50", "p75", "p95")
 
 
+def _np():
+    import numpy  # imported on first use: `import taco_cpp` stays light
+
+    return numpy
+
+
 def _bands(band) -> tuple[list[int], bool]:
+    np = _np()
     if isinstance(band, (bool, np.bool_)):
         raise TypeError("band is an int or a list of ints")
     if isinstance(band, (int, np.integer)):
@@ -267,6 +272,7 @@ class TacoDataset:
     # ---- statistics (geotiff:stats of the current view) ----------------------------------
     def _stats(self, measure, band, level, id, file):
         bands, scalar = _bands(band)
+        np = _np()
         values = np.asarray(self._ds.stats(measure, bands, int(level), id, file), dtype=np.float32)
         return values[0] if scalar else values
 
@@ -301,6 +307,7 @@ class TacoDataset:
     def stats_categorical(self, band, level: int = 0, id: str | None = None, file: str | None = None):
         """Weighted class probabilities: one array per band (a 2-D array for a band list)."""
         bands, scalar = _bands(band)
+        np = _np()
         values = self._ds.stats_categorical(bands, int(level), id, file)
         if scalar:
             return np.asarray(values[0], dtype=np.float32)
