@@ -15,7 +15,7 @@ class _CapsuleStream:
         return capsule
 
 
-def table_from_capsule(capsule) -> pa.Table:
+def table_from_capsule(capsule):
     """The whole stream as a pyarrow Table (buffers imported, not copied)."""
     import pyarrow as pa  # imported on first use: `import taco_cpp` stays light
 
