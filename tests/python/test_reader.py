@@ -284,3 +284,16 @@ def test_path_objects_and_lists_accepted():
 def test_load_with_bbox_and_datetime_filters_a_dataset():
     ds = taco_cpp.load(FLAT_ZIP, bbox=(-80, -15, -70, 0), datetime="2023-01-01/2023-06-01")
     assert ds.data.column("location").to_pylist() == ["lima"]
+
+
+def test_in_process_gdal_path_reads_the_sample(raster_tree, tmp_path, taco_cli):
+    from osgeo import gdal
+
+    out = tmp_path / "g.tacozip"
+    taco_cli("create", raster_tree / "tiles", out, "--collection", raster_tree / "collection.json", check=True)
+    path = taco_cpp.load(out).read("tile_3", "image.tif")
+    local = taco_cpp.gdal_path(path, "image.tif")
+    assert local.startswith("/vsitaco/")
+    a = gdal.Open(local).ReadAsArray()
+    b = gdal.Open(str(raster_tree / "tiles/tile_3/image.tif")).ReadAsArray()
+    assert (a == b).all()
