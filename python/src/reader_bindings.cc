@@ -106,14 +106,38 @@ void SetStatsFile(Q& q, std::optional<std::string> file) {
   }
 }
 
-// StatsQuery for the arguments; `file` needs the C++ per-file statistics (StatsQuery::file).
+// Sets `q.method` ("pooled", "exact", "upstream") when this build's StatsQuery has methods;
+// a build without them computes tacoreader's arithmetic ("upstream") only.
+template <typename Q>
+void SetStatsMethod(Q& q, const std::string& method) {
+  if constexpr (requires { q.method; }) {
+    using Method = decltype(q.method);
+    if (method == "pooled") {
+      q.method = Method::kPooled;
+    } else if (method == "exact") {
+      q.method = Method::kExact;
+    } else if (method == "upstream") {
+      q.method = Method::kUpstream;
+    } else {
+      throw StatusError(StatusCode::kInvalidArgument,
+                        "statistics method '" + method + "' is not one of pooled, exact, upstream");
+    }
+  } else if (method != "upstream") {
+    throw StatusError(StatusCode::kNotSupported, "statistics method '" + method +
+                                                     "' is not in this build of taco-cpp yet (it has 'upstream')");
+  }
+}
+
+// StatsQuery for the arguments; `file` and `method` need the C++ per-file statistics and
+// methods (StatsQuery::file, StatsQuery::method); an empty method is the library's default.
 StatsQuery MakeStatsQuery(std::vector<int> bands, int level, std::optional<std::string> id,
-                          std::optional<std::string> file) {
+                          std::optional<std::string> file, const std::string& method) {
   StatsQuery q;
   q.bands = std::move(bands);
   q.level = level;
   q.id = std::move(id);
   if (file) SetStatsFile(q, std::move(file));
+  if (!method.empty()) SetStatsMethod(q, method);
   return q;
 }
 
@@ -263,16 +287,17 @@ void BindReader(nb::module_& m) {
         return nb::bytes(bytes.data(), bytes.size());
       }, nb::arg("keys"))
       .def("stats", [](DatasetHandle& h, const std::string& measure, std::vector<int> bands, int level,
-                       std::optional<std::string> id, std::optional<std::string> file) {
+                       std::optional<std::string> id, std::optional<std::string> file, const std::string& method) {
         const StatsMeasure which = MeasureByName(measure);
-        StatsQuery q = MakeStatsQuery(std::move(bands), level, std::move(id), std::move(file));
+        StatsQuery q = MakeStatsQuery(std::move(bands), level, std::move(id), std::move(file), method);
         return WithDataset(h, [&](Dataset& ds) { return Take(ComputeStats(ds, which, q)); });
-      }, nb::arg("measure"), nb::arg("bands"), nb::arg("level"), nb::arg("id").none(), nb::arg("file").none())
+      }, nb::arg("measure"), nb::arg("bands"), nb::arg("level"), nb::arg("id").none(), nb::arg("file").none(),
+         nb::arg("method") = "")
       .def("stats_categorical", [](DatasetHandle& h, std::vector<int> bands, int level, std::optional<std::string> id,
-                                   std::optional<std::string> file) {
-        StatsQuery q = MakeStatsQuery(std::move(bands), level, std::move(id), std::move(file));
+                                   std::optional<std::string> file, const std::string& method) {
+        StatsQuery q = MakeStatsQuery(std::move(bands), level, std::move(id), std::move(file), method);
         return WithDataset(h, [&](Dataset& ds) { return Take(ComputeCategoricalStats(ds, q)); });
-      }, nb::arg("bands"), nb::arg("level"), nb::arg("id").none(), nb::arg("file").none())
+      }, nb::arg("bands"), nb::arg("level"), nb::arg("id").none(), nb::arg("file").none(), nb::arg("method") = "")
       .def("export", [](DatasetHandle& h, const std::string& output, const std::string& format,
                         const std::string& subset_date) {
         ExportOptions options;

@@ -270,45 +270,57 @@ class TacoDataset:
         return self._ds.read_bytes([sample_key(k) for k in keys])
 
     # ---- statistics (geotiff:stats of the current view) ----------------------------------
-    def _stats(self, measure, band, level, id, file):
+    def _stats(self, measure, band, level, id, file, method):
         bands, scalar = _bands(band)
         np = _np()
-        values = np.asarray(self._ds.stats(measure, bands, int(level), id, file), dtype=np.float32)
+        values = np.asarray(self._ds.stats(measure, bands, int(level), id, file, method or ""), dtype=np.float32)
         return values[0] if scalar else values
 
-    def stats_mean(self, band, level: int = 0, id: str | None = None, file: str | None = None):
-        """Weighted mean per band over the current view (``file``: that child file of each
-        row, e.g. ``level=1, file="image.tif"``)."""
-        return self._stats("mean", band, level, id, file)
+    def stats_mean(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        """Weighted mean per band over the current view. ``level > 0``: the samples of that
+        level under the view's rows, narrowed by ``id`` (children of that sample) and/or
+        ``file`` (that child file of each row, e.g. ``level=1, file="image.tif"``).
+        ``method``: "pooled", "exact" (reads the rasters) or "upstream" (tacoreader's
+        arithmetic); None = the library's default. The same arguments for every stats_*."""
+        return self._stats("mean", band, level, id, file, method)
 
-    def stats_std(self, band, level: int = 0, id: str | None = None, file: str | None = None):
-        return self._stats("std", band, level, id, file)
+    def stats_std(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("std", band, level, id, file, method)
 
-    def stats_min(self, band, level: int = 0, id: str | None = None, file: str | None = None):
-        return self._stats("min", band, level, id, file)
+    def stats_min(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("min", band, level, id, file, method)
 
-    def stats_max(self, band, level: int = 0, id: str | None = None, file: str | None = None):
-        return self._stats("max", band, level, id, file)
+    def stats_max(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("max", band, level, id, file, method)
 
-    def stats_p25(self, band, level: int = 0, id: str | None = None, file: str | None = None):
-        return self._stats("p25", band, level, id, file)
+    def stats_p25(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("p25", band, level, id, file, method)
 
-    def stats_p50(self, band, level: int = 0, id: str | None = None, file: str | None = None):
-        return self._stats("p50", band, level, id, file)
+    def stats_p50(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("p50", band, level, id, file, method)
 
     stats_median = stats_p50
 
-    def stats_p75(self, band, level: int = 0, id: str | None = None, file: str | None = None):
-        return self._stats("p75", band, level, id, file)
+    def stats_p75(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("p75", band, level, id, file, method)
 
-    def stats_p95(self, band, level: int = 0, id: str | None = None, file: str | None = None):
-        return self._stats("p95", band, level, id, file)
+    def stats_p95(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("p95", band, level, id, file, method)
 
-    def stats_categorical(self, band, level: int = 0, id: str | None = None, file: str | None = None):
+    def stats_categorical(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                          method: str | None = None):
         """Weighted class probabilities: one array per band (a 2-D array for a band list)."""
         bands, scalar = _bands(band)
         np = _np()
-        values = self._ds.stats_categorical(bands, int(level), id, file)
+        values = self._ds.stats_categorical(bands, int(level), id, file, method or "")
         if scalar:
             return np.asarray(values[0], dtype=np.float32)
         return np.asarray(values, dtype=np.float32)

@@ -177,7 +177,7 @@ def test_nested_filters_cascade():
         ds.filter_datetime("2023-01-01", level=99)
 
 
-def test_stats_flat_values(flat):
+def test_stats_flat_values(flat, cli_json):
     mean = flat.stats_mean(band=0)
     assert isinstance(mean, np.float32)
     assert mean == pytest.approx(138.96, rel=1e-4)
@@ -188,8 +188,22 @@ def test_stats_flat_values(flat):
     assert flat.stats_std([0, 1, 2]) == pytest.approx([47.3137, 41.1139, 45.4435], rel=1e-4)
     assert flat.stats_min(0) == 0 and flat.stats_max(0) == 255
     p = [flat.stats_p25(0), flat.stats_p50(0), flat.stats_p75(0), flat.stats_p95(0)]
-    assert p == pytest.approx([92.4, 135.6, 181.0, 224.0], rel=1e-4)
+    assert p == sorted(p)
     assert flat.stats_median(0) == flat.stats_p50(0)
+    # every measure equals what `taco stats` prints (same library default method)
+    cli = cli_json("stats", flat.path, "--band", "0,1,2", "--json")
+    for measure in ("mean", "std", "min", "max", "p25", "p50", "p75", "p95"):
+        got = getattr(flat, "stats_" + measure)([0, 1, 2])
+        assert got.tolist() == pytest.approx(cli[measure], rel=1e-6), measure
+
+
+def test_stats_upstream_method_gives_tacoreader_numbers(flat):
+    p = [flat.stats_p25(0, method="upstream"), flat.stats_p50(0, method="upstream"),
+         flat.stats_p75(0, method="upstream"), flat.stats_p95(0, method="upstream")]
+    assert p == pytest.approx([92.4, 135.6, 181.0, 224.0], rel=1e-4)
+    assert flat.stats_std(0, method="upstream") == pytest.approx(47.3137, rel=1e-5)
+    with pytest.raises(taco_cpp.TacoError, match="sometimes"):
+        flat.stats_mean(0, method="sometimes")
 
 
 def test_stats_honour_the_view(flat):

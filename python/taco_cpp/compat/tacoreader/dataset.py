@@ -168,7 +168,8 @@ class TacoDataset:
     # ---- statistics ---------------------------------------------------------------------
     def _stat(self, name: str, band, level: int, id: str | None):
         with translated("query"):
-            return getattr(self._core, "stats_" + name)(band, level=level, id=id)
+            # tacoreader's own arithmetic (FORMAT §6.9), so that notebooks get its numbers
+            return getattr(self._core, "stats_" + name)(band, level=level, id=id, method="upstream")
 
     def stats_mean(self, band, level: int = 0, id: str | None = None):
         return self._stat("mean", band, level, id)
