@@ -277,3 +277,17 @@ def test_computed_stats_agree(matrix, cli, tmp_path):
             for i, (x, y) in enumerate(zip(g, u)):
                 tol = bucket * 1.01 * PCT_BUCKETS if i >= 5 else max(abs(y) * 1e-5, abs(f) * 1e-3)
                 assert abs(x - y) <= tol, f"{n.id} band {band} value {i}: ours {x}, tacotoolbox {y}"
+
+
+def test_upstream_tacobridge_export_with_tacoreader_2_4_21(matrix, tmp_path):
+    """tacobridge 0.3.0 cannot export a dataset loaded by tacoreader 2.4.21: its plan reads
+    TacoDataset._joined_levels, which 2.4.21 no longer has (AttributeError), whoever wrote the
+    file. Asserted so that a fixed pair of releases gets noticed (then compare its output with
+    `taco export` here). `taco export` of the same subset is checked by taco's own tests."""
+    import tacobridge
+    import tacoreader
+
+    for writer in ("tacotoolbox", "taco-cli"):
+        ds = tacoreader.load(matrix.output("flat", writer, "zip")).filter_datetime("2023-01-01/2023-12-31")
+        with pytest.raises(AttributeError, match="_joined_levels"):
+            tacobridge.export(ds, tmp_path / f"{writer}.tacozip", progress=False)
