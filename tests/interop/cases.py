@@ -236,7 +236,9 @@ def taco_cpp_taco(case: Case, src: pathlib.Path, taco_cpp):
             out.append(s)
         return out
 
-    return taco_cpp.Taco(taco_cpp.Tortilla(make(case.roots, ()), pad_to=case.pad_to), **case.collection)
+    # like `taco create --pad-to`: every folder, and the root only when it holds FILEs
+    root_pad = case.pad_to if not any(n.is_folder for n in case.roots) else None
+    return taco_cpp.Taco(taco_cpp.Tortilla(make(case.roots, ()), pad_to=root_pad), **case.collection)
 
 
 def _plain(v):

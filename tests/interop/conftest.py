@@ -66,7 +66,7 @@ class Matrix:
             return b.outputs[(writer, fmt)]
         case = b.case
         out_dir = b.work / writer.replace("_", "-") / fmt
-        out_dir.mkdir(parents=True)
+        out_dir.mkdir(parents=True, exist_ok=True)
         out = out_dir / (f"{case.name}.tacozip" if fmt == "zip" else case.name)
         split = case.split_size if fmt == "zip" else None
         if writer == "tacotoolbox":
