@@ -2,7 +2,9 @@
 #   make demo   install what is missing, build, run `build/taco demo`
 #   make test   install what is missing, build, run every test
 # Other targets: make (build), make test-asan (Debug + ASan/UBSan build in build-asan/, tests),
-# make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean.
+# make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean,
+# make peers-venv (the pinned upstream tools in .venv-peers/, once), make bench-peers (taco-cpp
+# side by side with them: build/bench/peers.md and peers.png).
 # `make` also builds the taco_cpp Python extension (python/, same CMake tree as the library) and
 # points the project venv .venv/ at it with a .pth file, so `.venv/bin/python -c "import
 # taco_cpp"` works; `make test` runs its pytest suite through ctest (test python_pytest).
@@ -12,7 +14,7 @@ ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 VENV_PYTHON := .venv/bin/python
 
-.PHONY: all build deps demo test test-asan bench clean docs-screenshots
+.PHONY: all build deps demo test test-asan bench clean docs-screenshots peers-venv bench-peers
 
 all: build
 
@@ -32,8 +34,16 @@ build: deps $(BUILD)/build.ninja
 demo: build
 	$(BUILD)/taco demo
 
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+# The interoperability matrix (tests/interop, ctest test interop_matrix) needs .venv-peers/;
+# TACO_REQUIRE_PEERS makes it fail rather than skip when the venv is missing.
+test: build peers-venv
+	cd $(BUILD) && TACO_REQUIRE_PEERS=1 ctest --output-on-failure -j $(JOBS)
+
+peers-venv:
+	@bash scripts/peers_venv.sh
+
+bench-peers: build peers-venv
+	.venv-peers/bin/python bench/peers/peers_bench.py --build $(BUILD) --out $(BUILD)/bench
 
 $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTACO_SANITIZE=ON -DTACO_BUILD_BENCH=OFF $(CMAKE_FLAGS)
