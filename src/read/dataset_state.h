@@ -42,6 +42,9 @@ struct Dataset::State {
   std::vector<RangeReaderPtr> level_readers;
   std::unique_ptr<table::Engine> engine;
   int num_levels = 0;
+  // The directories (or ZIP files) every sample path must stay inside: {vsi_root} for an
+  // opened dataset, every source's for a concat (read/path_safety.h, navigation.cc).
+  std::vector<std::string> roots;
   // A concat of datasets: ids are local to each source, so joins also match
   // internal:source_path (FORMAT §6.10).
   bool concatenated = false;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "read/dataset_state.h"
+#include "read/path_safety.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
@@ -24,9 +25,39 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+bool IsLocal(const std::string& path) { return !IsRemotePath(path); }
+
+// The root of `s.roots` that `path` lies in ("" when none).
+const std::string* RootOf(const Dataset::State& s, const std::string& path) {
+  for (const std::string& root : s.roots) {
+    if (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/') return &root;
+  }
+  return nullptr;
+}
+
+// Before a sample path is handed out or read: it stays inside the dataset (read/path_safety.h).
+// A /vsisubfile/ path into a container the dataset opened is safe by construction (its
+// range was checked); any other path must lie below one of the dataset's roots and, when
+// local, must not leave it through a symbolic link. A local file that does not exist
+// reveals nothing and is let through (the read then reports it missing).
+Status CheckSamplePath(const Dataset::State& s, const std::string& gdal_path) {
+  std::string file = gdal_path;
+  if (auto ref = ParseVsiSubfile(gdal_path)) {
+    if (s.containers.count(ref->root) > 0) return Status::OK();
+    file = ref->root;
+  }
+  const std::string* root = RootOf(s, file);
+  if (root == nullptr) return read::Refused(s.path, "the sample path '" + gdal_path + "' is outside the dataset");
+  if (!IsLocal(file)) return Status::OK();
+  Status inside = read::CheckInsideRoot(s.path, *root, file);
+  if (inside.code() == StatusCode::kNotFound) return Status::OK();
+  return inside;
+}
+
 // The bytes at a GDAL path of the dataset: a /vsisubfile/ range (through the already open
 // container when it is ours: one ranged read) or a whole file.
 Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gdal_path) {
+  TACO_RETURN_IF_ERROR(CheckSamplePath(s, gdal_path));
   if (auto ref = ParseVsiSubfile(gdal_path)) {
     auto open = s.containers.find(ref->root);
     if (open != s.containers.end() && open->second != nullptr) {
@@ -85,13 +116,27 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   Column vsi{std::string(kGdalVsi), DataType::String(), {}};
   const Column& ids = children.column("id");
   const Column& types = children.column("type");
+  // Children's ids and ranges are untrusted like every other metadata (read/path_safety.h).
+  const bool url = read::IsUrlRoot(ref ? ref->root : meta_path);
+  int64_t limit = -1;
+  if (ref) {
+    auto open = s.containers.find(ref->root);
+    if (open != s.containers.end() && open->second != nullptr) limit = static_cast<int64_t>(open->second->size());
+  }
   for (size_t i = 0; i < children.num_rows(); ++i) {
-    const std::string id = ids.values[i].is<std::string>() ? ids.values[i].get<std::string>() : "";
+    if (!ids.values[i].is<std::string>()) return Status::Corruption(meta_path + ": child " + std::to_string(i) + " has no id");
+    const std::string& id = ids.values[i].get<std::string>();
+    if (std::string problem = read::StoredIdProblem(id, url); !problem.empty()) {
+      return read::Refused(s.path, meta_path + ": " + problem);
+    }
     if (ref) {
       const Value* off = Cell(children, "internal:offset", i);
       const Value* size = Cell(children, "internal:size", i);
       if (off == nullptr || size == nullptr || !off->is<int64_t>() || !size->is<int64_t>()) {
         return Status::Corruption(meta_path + ": child '" + id + "' has no internal:offset/internal:size");
+      }
+      if (std::string problem = read::RangeProblem(off->get<int64_t>(), size->get<int64_t>(), limit); !problem.empty()) {
+        return read::Refused(s.path, meta_path + ": child '" + id + "': " + problem);
       }
       vsi.values.emplace_back(std::string(kVsiSubfile) + std::to_string(off->get<int64_t>()) + "_" +
                               std::to_string(size->get<int64_t>()) + "," + ref->root);
@@ -157,6 +202,8 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
   TACO_ASSIGN_OR_RETURN(node.id, StringCell(s, rows, "id", i));
   TACO_ASSIGN_OR_RETURN(node.type, StringCell(s, rows, "type", i));
   TACO_ASSIGN_OR_RETURN(node.gdal_path, StringCell(s, rows, kGdalVsi, i));
+  if (std::string problem = read::StoredIdProblem(node.id, false); !problem.empty()) return read::Refused(s.path, problem);
+  TACO_RETURN_IF_ERROR(CheckSamplePath(s, node.gdal_path));
   if (node.type == "FILE") return node;
   if (node.type != "FOLDER") return s.Error("sample '" + node.id + "' has unknown type '" + node.type + "'");
   auto children = ReadChildren(*ctx, node.row, level, node.gdal_path);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "read/dataset_state.h"
+#include "read/path_safety.h"
 #include "read/sql_rewrite.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
@@ -32,25 +33,35 @@ bool IsHiddenColumn(std::string_view name) {
   return name.substr(0, kInternalPrefix.size()) == kInternalPrefix && name != kGdalVsi;
 }
 
-// The `internal:gdal_vsi` expression of level `level` (FORMAT §6.2, §5.4).
+// The `internal:gdal_vsi` expression of level `level` (FORMAT §6.2, §5.4). Every value taken
+// from the metadata passes a guard of read/path_safety.h first (metadata is untrusted): ids,
+// relative paths and source files that could leave the dataset, and byte ranges outside the
+// container, make the query fail instead of producing a path.
 std::string GdalVsiExpression(const Dataset::State& s, int level) {
-  const std::string offset = "CAST(\"internal:offset\" AS VARCHAR)";
-  const std::string size = "CAST(\"internal:size\" AS VARCHAR)";
+  const std::string url = read::IsUrlRoot(s.vsi_root) ? "true" : "false";
+  const std::string checked_id = std::string(read::kCheckedId) + "(id, " + url + ")";
+  auto range = [&](int64_t limit) {
+    return std::string(read::kCheckedRange) + "(\"internal:offset\", \"internal:size\", " + std::to_string(limit) + ")";
+  };
+  auto when_id_ok = [&](const std::string& expr) { return "CASE WHEN " + checked_id + " IS NOT NULL THEN " + expr + " END"; };
   switch (s.format) {
-    case DatasetFormat::kZip:
-      return "'/vsisubfile/' || " + offset + " || '_' || " + size + " || " + QuoteString("," + s.vsi_root);
+    case DatasetFormat::kZip: {
+      const int64_t limit = s.container != nullptr ? static_cast<int64_t>(s.container->size()) : -1;
+      return when_id_ok("'/vsisubfile/' || " + range(limit) + " || " + QuoteString("," + s.vsi_root));
+    }
     case DatasetFormat::kTacocat:
-      // Design for TACOCAT: the base directory of the source ZIPs + internal:source_file.
-      return "'/vsisubfile/' || " + offset + " || '_' || " + size + " || " + QuoteString("," + s.vsi_root + "/") +
-             " || \"internal:source_file\"";
+      // The base directory of the source ZIPs + internal:source_file (read/tacocat_open.h).
+      return when_id_ok("'/vsisubfile/' || " + range(-1) + " || " + QuoteString("," + s.vsi_root + "/") + " || " +
+                        read::kCheckedSourceFile + "(\"internal:source_file\", " + url + ")");
     case DatasetFormat::kFolder: {
       const std::string data = QuoteString(s.vsi_root + "/DATA/");
       if (level == 0) {
-        return "CASE type WHEN 'FILE' THEN " + data + " || id WHEN 'FOLDER' THEN " + data +
-               " || id || '/__meta__' END";
+        return "CASE type WHEN 'FILE' THEN " + data + " || " + checked_id + " WHEN 'FOLDER' THEN " + data + " || " +
+               checked_id + " || '/__meta__' END";
       }
-      return "CASE type WHEN 'FILE' THEN " + data + " || \"internal:relative_path\" WHEN 'FOLDER' THEN " + data +
-             " || \"internal:relative_path\" || '__meta__' END";
+      const std::string relative = std::string(read::kCheckedRelativePath) + "(\"internal:relative_path\", " + url + ")";
+      return when_id_ok("CASE type WHEN 'FILE' THEN " + data + " || " + relative + " WHEN 'FOLDER' THEN " + data +
+                        " || " + relative + " || '__meta__' END");
     }
   }
   return "NULL";

@@ -80,6 +80,11 @@ class Engine {
   std::unique_ptr<Impl> impl_;
 };
 
+// A DuckDB error whose message contains this marker (thrown by the guard functions of
+// guard_functions.h, or error('taco-refused: ...') in SQL) becomes the InvalidArgument Status
+// holding the text after the marker alone: a refusal explains itself, without the SQL.
+inline constexpr std::string_view kRefusalMarker = "taco-refused: ";
+
 // SQL identifier in double quotes, inner quotes doubled: a"b → "a""b".
 std::string QuoteIdentifier(std::string_view name);
 // SQL string literal in single quotes, inner quotes doubled: it's → 'it''s'.
