@@ -16,6 +16,25 @@
 //    rewritten as SQL identifiers (any case, quoted or not, after FROM/JOIN or in a FROM
 //    list), never inside strings, comments or other identifiers. `levelN` stay the stored
 //    levels.
+//  * Protected columns (`internal:*`): a view returned by Sql() keeps them as the dataset
+//    computed them, so that navigation, export, concat and any consumer of its
+//    `internal:gdal_vsi` (GDAL, the Python package) only ever follow paths the dataset
+//    computed. A query may select or drop them, filter, sort, join; a query that changes
+//    one (`SELECT * REPLACE ('/etc/passwd' AS "internal:gdal_vsi")`), computes one, or
+//    pairs one with another sample's `id`/`type` is refused: when the query is provably a
+//    pass-through (one SELECT of plain columns and `*` over a dataset relation, checked on
+//    DuckDB's parse tree) it costs nothing; otherwise every row's protected values (with its
+//    id and type) must equal those of one stored row of a level the query reads, checked
+//    when they are read (a join with the stored levels), and the first row that does not is
+//    reported: "<dataset>: refused: the query changed the protected column(s) ...". Give
+//    a changed value another name (`... AS gdal_path`) to keep it as plain data.
+//  * Path safety: metadata is untrusted. Every sample path is built only from values that
+//    pass the id rule (FORMAT §7.1; padding ids allowed), relative paths and TACOCAT source
+//    files that stay inside the dataset (no '..', no absolute paths; over http(s) no '%',
+//    '?', '#'), and byte ranges inside the ZIP; a local FOLDER/TACOCAT path must not leave
+//    the dataset through a symbolic link. Anything else is refused, in SQL views
+//    (`internal:gdal_vsi`) and in navigation (Read, ReadBytes, Frame): InvalidArgument
+//    "<dataset>: refused: ...".
 //  * Cascading filters (level > 0, FORMAT §6.7) keep the filtered child levels, so that
 //    Read() of a surviving FOLDER returns only its surviving children.
 //  * All views derived from one Open() share its engine and files (kept alive while any

@@ -323,6 +323,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   TACO_RETURN_IF_ERROR(engine.Execute("CREATE VIEW data_raw AS SELECT * FROM level0"));
   TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state->ColumnsOf("level0"));
   TACO_RETURN_IF_ERROR(engine.Execute("CREATE VIEW data AS SELECT " + DataSelectList(columns) + " FROM level0"));
+  TrustLevelViews(*state);
 
   auto context = std::make_shared<Frame::Context>();
   context->state = state;

@@ -1,10 +1,12 @@
 // The level views of an opened dataset (FORMAT §6.2, §6.3) and the lazy derived views:
 // Sql(), Data(), DataRaw(), RowCount().
 #include <cctype>
+#include <set>
 #include <string>
 
 #include "read/dataset_state.h"
 #include "read/path_safety.h"
+#include "read/protected_columns.h"
 #include "read/sql_rewrite.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
@@ -102,7 +104,18 @@ Status CreateLevelViews(Dataset::State& s) {
   }
   TACO_RETURN_IF_ERROR(s.engine->Execute("CREATE VIEW data_raw AS SELECT * FROM level0"));
   TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, s.ColumnsOf("level0"));
-  return s.engine->Execute("CREATE VIEW data AS SELECT " + DataSelectList(columns) + " FROM level0");
+  TACO_RETURN_IF_ERROR(s.engine->Execute("CREATE VIEW data AS SELECT " + DataSelectList(columns) + " FROM level0"));
+  TrustLevelViews(s);
+  return Status::OK();
+}
+
+void TrustLevelViews(Dataset::State& s) {
+  for (int level = 0; level < s.num_levels; ++level) {
+    read::TrustRelation(s, "level" + std::to_string(level), {level});
+    read::TrustRelation(s, "level" + std::to_string(level) + "_table", {level});
+  }
+  read::TrustRelation(s, "data_raw", {0});
+  read::TrustRelation(s, "data", {0});
 }
 
 SampleKey ParseSampleKey(const std::string& text) {
@@ -132,6 +145,12 @@ Result<std::unique_ptr<Dataset>> Dataset::Derive(const std::string& select_sql,
     st = state_->engine->Execute("CREATE TEMP VIEW " + data_view + " AS SELECT " + list + " FROM " + name);
     if (!st.ok()) return state_->Prefixed(st);
   }
+  // Rows of a derived view come from the levels its source's rows come from (Sql() narrows
+  // or widens this afterwards).
+  auto parent = state_->trusted.find(view_);
+  const std::set<int> levels = parent != state_->trusted.end() ? parent->second : std::set<int>{0};
+  read::TrustRelation(*state_, name, levels);
+  read::TrustRelation(*state_, data_view, levels);
   return std::unique_ptr<Dataset>(new Dataset(state_, name, data_view, std::move(context)));
 }
 
@@ -140,7 +159,13 @@ Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query) const {
   while (!q.empty() && (q.back() == ';' || std::isspace(static_cast<unsigned char>(q.back())))) q.pop_back();
   if (q.empty()) return state_->Error("SQL query is empty");
   const std::string rewritten = read::RewriteTableNames(q, {{"data", data_view_}, {"data_raw", view_}});
-  return Derive(rewritten, context_);
+  // Protected columns keep the values the dataset computed (read/protected_columns.h).
+  std::set<int> levels;
+  TACO_ASSIGN_OR_RETURN(std::string select, read::ProtectedQuery(*state_, rewritten, &levels));
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> view, Derive(select, context_));
+  read::TrustRelation(*state_, view->view_, levels);
+  read::TrustRelation(*state_, view->data_view_, levels);
+  return view;
 }
 
 Result<Table> Dataset::Data() const {
