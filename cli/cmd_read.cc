@@ -1,6 +1,7 @@
-// `taco read PATH KEY... [--format ...] [--json]`: follows the keys (position or id) level by
-// level. A FILE prints its GDAL path alone on one line (--json: an object with id, type,
-// level, gdal_path); a FOLDER prints its children like `taco ls`.
+// `taco read PATH KEY... [--format ...] [--json]`: follows the keys (ids or @N, see
+// ParseSampleKey in taco/dataset.h) level by level. A FILE prints its GDAL path alone on one
+// line (--json: an object with id, type, level, gdal_path); a FOLDER prints its children like
+// `taco ls`.
 #include <iostream>
 
 #include "cli_common.h"
@@ -35,9 +36,13 @@ int RunRead(const ReadArgs& args) {
 
 void AddReadCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ReadArgs>();
-  CLI::App* cmd = app.add_subcommand("read", "Navigate by index/id: the GDAL path of a FILE, or a FOLDER's children");
+  CLI::App* cmd = app.add_subcommand(
+      "read",
+      "Navigate by id or position: the GDAL path of a FILE, or a FOLDER's children. KEY is a sample id, or @N "
+      "for the sample at position N (0-based); a bare number N is the id N when there is one, else position N "
+      "when no id at that level is a number (otherwise refused: use @N).");
   cmd->add_option("path", args->path, "Dataset path or URL")->required();
-  cmd->add_option("keys", args->keys, "Keys to follow, level by level (position or id)")->required();
+  cmd->add_option("keys", args->keys, "Keys to follow, level by level: ids or @N")->required();
   AddFormatOptions(cmd, &args->format);
   cmd->callback([args, &ctx] { ctx.exit_code = RunRead(*args); });
 }

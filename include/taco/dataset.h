@@ -99,11 +99,27 @@ struct HeaderPair {
   uint64_t length = 0;
 };
 
-// A navigation key: a 0-based position among the rows, or a sample id (first match).
-using SampleKey = std::variant<int64_t, std::string>;
-// "3" → position 3; anything else → the id itself (for command lines).
+// A navigation key, resolved among the rows of one level (a view's level-0 rows, or a
+// FOLDER's children). Never silently another sample:
+//  * int64_t: the 0-based position N among the rows (view / __meta__ order).
+//  * std::string: exactly the sample with that id. An id held by more than one row (ids
+//    shared by the parts of a TACOCAT or the sources of a concat) is refused, naming how
+//    many samples have it: use a position.
+//  * TextKey: a key typed on a command line (ParseSampleKey): the sample with that id when
+//    there is one; else, when the text is a bare number N (all digits), position N — but
+//    only when no id at that level is all digits; otherwise NotFound explaining that ids
+//    there are numbers and that `@N` is position N.
+struct TextKey {
+  std::string text;
+  bool operator==(const TextKey&) const = default;
+};
+using SampleKey = std::variant<int64_t, std::string, TextKey>;
+// Command-line keys: "@N" (N digits) → position N; a bare number "N" → TextKey (see above);
+// anything else → that id (std::string).
 SampleKey ParseSampleKey(const std::string& text);
 std::vector<SampleKey> ParseSampleKeys(const std::vector<std::string>& texts);
+// "@3", "'tile_1'", "'0007'" for messages.
+std::string SampleKeyText(const SampleKey& key);
 
 // `rows` without `internal:*` columns except `internal:gdal_vsi` (what Data() shows).
 Table HideInternalColumns(const Table& rows);
@@ -209,10 +225,10 @@ class Dataset {
   Result<std::vector<std::string>> Columns() const;
 
   // ---- navigation (FORMAT §6.8) ----------------------------------------------------------
-  // The level-0 sample at a position or with an id (the first one, in view order). The first
-  // call is one query; from the second call on, a view of at most 1,000,000 rows is kept in
-  // memory (one query, then about the size of its table) and lookups cost no query. A
-  // Dataset is not thread-safe.
+  // The level-0 sample a key names (SampleKey: position, exact id, or command-line text).
+  // The first call is one query; from the second call on, a view of at most 1,000,000 rows
+  // is kept in memory (one query, then about the size of its table) and lookups cost no
+  // query. A Dataset is not thread-safe.
   Result<Node> Read(const SampleKey& key) const;
   // Follows `keys` level by level (empty → InvalidArgument).
   Result<Node> ReadPath(const std::vector<SampleKey>& keys) const;

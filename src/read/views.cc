@@ -118,12 +118,36 @@ void TrustLevelViews(Dataset::State& s) {
   read::TrustRelation(s, "data", {0});
 }
 
-SampleKey ParseSampleKey(const std::string& text) {
-  if (text.empty() || text.size() > 18) return text;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return text;
+namespace {
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   }
-  return static_cast<int64_t>(std::stoll(text));
+  return true;
+}
+}  // namespace
+
+SampleKey ParseSampleKey(const std::string& text) {
+  if (text.size() >= 2 && text.size() <= 19 && text[0] == '@' && AllDigits(std::string_view(text).substr(1))) {
+    return static_cast<int64_t>(std::stoll(text.substr(1)));
+  }
+  if (AllDigits(text)) return TextKey{text};
+  return text;
+}
+
+std::string SampleKeyText(const SampleKey& key) {
+  std::string out;
+  if (const auto* i = std::get_if<int64_t>(&key)) {
+    out = "@";
+    out += std::to_string(*i);
+    return out;
+  }
+  const auto* t = std::get_if<TextKey>(&key);
+  out = "'";
+  out += t != nullptr ? t->text : std::get<std::string>(key);
+  out += "'";
+  return out;
 }
 
 std::vector<SampleKey> ParseSampleKeys(const std::vector<std::string>& texts) {
