@@ -212,8 +212,12 @@ class Dataset {
   // level > 0 cascades to level 0 (FORMAT §6.7).
   Result<std::unique_ptr<Dataset>> FilterBbox(double min_x, double min_y, double max_x, double max_y,
                                               const std::string& geometry_col = "auto", int level = 0) const;
-  // FORMAT §6.6: "A/B" or "A" (ISO-8601; naive = UTC), compared as UTC calendar dates,
-  // inclusive. time_col "auto" = istac:time_start, then stac:time_start.
+  // FORMAT §6.6 with the STAC API syntax: "A/B", "A", "../B" or "/B" (open start), "A/.." or
+  // "A/" (open end). Each end is YYYY, YYYY-MM, YYYY-MM-DD (a whole period, UTC) or
+  // YYYY-MM-DDTHH:MM[:SS[.f]][Z|±HH:MM] (an instant; naive = UTC). Rows whose time lies from
+  // the start of A's period to the end of B's, inclusive (a single A: within A's period;
+  // an instant: exactly it), compared as instants (times of day count). time_col "auto" =
+  // istac:time_start, then stac:time_start (timestamps, dates or ISO-8601 strings).
   Result<std::unique_ptr<Dataset>> FilterDatetime(const std::string& range, const std::string& time_col = "auto",
                                                   int level = 0) const;
   // The rows without `internal:*` columns except `internal:gdal_vsi` (FORMAT §6.4).
