@@ -56,6 +56,7 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   }
   if (args.pad_to > 0) options.pad_to = args.pad_to;
   options.strict_schema = !args.non_strict;
+  options.warn = [](const std::string& warning) { std::cerr << "taco: warning: " << warning << "\n"; };
   const bool show_progress = ProgressEnabled(ctx);
   Result<Taco> taco = Status::Internal("not built");
   {
@@ -122,7 +123,9 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
                   "children")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--non-strict", args->non_strict,
-                "Align differing extension schemas (union, nulls) instead of requiring identical ones");
+                "Align differing extension schemas (union, nulls) instead of requiring identical ones, and store "
+                "--metadata columns whose values mix types (1 and \"a\", a date column with \"yesterday\") as "
+                "text, with a warning per column, instead of refusing them");
   cmd->add_option("--split-size", args->split_size, "ZIP only: split into parts of at most SIZE (e.g. 4GB, 512MB)")
       ->capture_default_str();
   cmd->add_option("--group-by", args->group_by, "ZIP only: one ZIP per value of these level-0 columns")

@@ -54,7 +54,13 @@ struct DirectoryOptions {
   std::vector<std::string> extensions;      // names for the extension registry, plus "majortom"
   ext::ExtensionSettings extension_settings;  // e.g. the classes of stats-categorical
   std::optional<size_t> pad_to;
+  // Strict: identical extension schemas per level, and metadata columns whose values mix
+  // types (1 and "a", [1] and 1, a timestamp column with "yesterday") are refused, naming
+  // the column and the first value of each type. Non-strict: schemas are aligned (union,
+  // nulls) and such columns are stored as string, each reported through `warn`.
   bool strict_schema = true;
+  // Receives one line per warning (a metadata column widened to string in non-strict mode).
+  std::function<void(const std::string& warning)> warn;
   // Called while --ext extensions are computed: (FILE samples done, FILE samples total).
   std::function<void(size_t done, size_t total)> progress;
 };

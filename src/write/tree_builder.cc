@@ -33,13 +33,18 @@ void CollectLevels(TreeNode* node, std::vector<std::vector<TreeNode*>>* levels) 
 }
 
 // Metadata columns → fields of every node of the levels each column belongs to.
-Status ApplyMetadata(const std::string& src, const std::vector<std::string>& files,
+Status ApplyMetadata(const std::string& src, const DirectoryOptions& options,
                      const std::unordered_map<std::string, TreeNode*>& index,
                      const std::vector<std::vector<TreeNode*>>& levels) {
+  const std::vector<std::string>& files = options.metadata_files;
   if (files.empty()) return Status::OK();
   write::MetadataSet set;
   for (const std::string& file : files) TACO_RETURN_IF_ERROR(set.AddFile(file));
-  set.Finish();
+  std::vector<std::string> widened;
+  TACO_RETURN_IF_ERROR(set.Finish(options.strict_schema, &widened));
+  if (options.warn) {
+    for (const std::string& w : widened) options.warn(w);
+  }
   const size_t num_columns = set.columns().size();
   // Per node: column → cell. Per level: which columns have a cell there.
   std::unordered_map<const TreeNode*, std::map<size_t, const write::MetadataCell*>> cells;
@@ -220,7 +225,7 @@ Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& o
   std::vector<std::vector<TreeNode*>> levels;
   CollectLevels(&root, &levels);
 
-  TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options.metadata_files, index, levels));
+  TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options, index, levels));
   TACO_RETURN_IF_ERROR(ApplyExtensions(options.extensions, options.extension_settings, levels, options.progress));
 
   BuildContext ctx;
