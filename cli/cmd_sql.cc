@@ -31,7 +31,9 @@ int RunSql(const SqlArgs& args) {
 
 void AddSqlCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<SqlArgs>();
-  CLI::App* cmd = app.add_subcommand("sql", "Run SQL over a dataset: tables data, data_raw, level0..levelN");
+  CLI::App* cmd = app.add_subcommand(
+      "sql", "Run SQL over a dataset: tables data, data_raw, files (one row per FILE sample: path, level, its "
+             "columns, internal:gdal_vsi, level0.<column> of its parents, ...), level0..levelN");
   cmd->add_option("path", args->path, "Dataset path or URL")->required();
   cmd->add_option("query", args->query, "SQL query, e.g. \"SELECT id FROM data\"")->required();
   AddFormatOptions(cmd, &args->format);

@@ -12,10 +12,10 @@
 //  * Sql(q), FilterBbox(), FilterDatetime() return a NEW Dataset whose rows are a DuckDB
 //    TEMP VIEW (unique name) over the previous one; nothing is materialized until rows are
 //    asked for (Data(), DataRaw(), RowCount(), Read()). In Sql(q), the table names `data`
-//    and `data_raw` mean the current view (without / with internal columns): they are
-//    rewritten as SQL identifiers (any case, quoted or not, after FROM/JOIN or in a FROM
-//    list), never inside strings, comments or other identifiers. `levelN` stay the stored
-//    levels.
+//    and `data_raw` mean the current view (without / with internal columns), `files` its
+//    FILE samples (Files()): they are rewritten as SQL identifiers (any case, quoted or
+//    not, after FROM/JOIN or in a FROM list), never inside strings, comments or other
+//    identifiers. `levelN` stay the stored levels.
 //  * Protected columns (`internal:*`): a view returned by Sql() keeps them as the dataset
 //    computed them, so that navigation, export, concat and any consumer of its
 //    `internal:gdal_vsi` (GDAL, the Python package) only ever follow paths the dataset
@@ -220,6 +220,20 @@ class Dataset {
   // istac:time_start, then stac:time_start (timestamps, dates or ISO-8601 strings).
   Result<std::unique_ptr<Dataset>> FilterDatetime(const std::string& range, const std::string& time_col = "auto",
                                                   int level = 0) const;
+  // The FILE samples below this view's level-0 rows, one row each, whatever their depth
+  // (one query over the stored levels, joined child→parent by internal:parent_id =
+  // internal:current_id within one TACOCAT part / concat source, so ids restarting per part
+  // are never mixed up; a cascading filter's surviving children only). Columns:
+  //   path    the ids from level 0 down to the FILE, joined by '/' ("tile_1/mask.tif")
+  //   level   the FILE's level
+  //   the FILE row's own columns (id, type, extensions, internal:*), with
+  //   internal:gdal_vsi its GDAL path (as the level views compute it: consolidated offsets)
+  //   level0, level1, ...  STRUCTs: the ancestors' rows without internal:* (level0.split)
+  // (own columns named path, level or level<k> are left out). Rows follow the level-0
+  // view's order, then each FOLDER's stored child order. The result is a view like any
+  // other: Sql() over it (as `data`), Data(), ... In Sql(), the table name `files` is this
+  // view of the current dataset (rewritten like `data`).
+  Result<std::unique_ptr<Dataset>> Files() const;
   // The rows without `internal:*` columns except `internal:gdal_vsi` (FORMAT §6.4).
   Result<Table> Data() const;
   // The rows with every column.
@@ -248,6 +262,8 @@ class Dataset {
                                           std::shared_ptr<Frame::Context> context) const;
   Result<std::unique_ptr<Dataset>> CascadeFilter(const std::string& what, const std::string& column,
                                                  const std::string& predicate_template, int level) const;
+  // The SELECT behind Files() (files_view.cc).
+  Result<std::string> FilesQuery() const;
 
   std::shared_ptr<State> state_;
   std::string view_;       // all columns

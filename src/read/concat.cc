@@ -203,6 +203,21 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                          " is " + std::string(DatasetFormatName(datasets[i]->state_->format)));
     }
   }
+  // One source twice below level 0: its children could not be told apart (joins match a
+  // child to its parent by internal:source_path), so files, navigation and cascading
+  // filters would pair rows twice.
+  if (datasets[0]->num_levels() > 1) {
+    for (size_t i = 1; i < datasets.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (datasets[i]->vsi_root() == datasets[j]->vsi_root()) {
+          return ConcatError(Describe(i, datasets[i]->path()) + " is the same source as " +
+                             Describe(j, datasets[j]->path()) +
+                             ": with levels below 0 their samples' children could not be told apart "
+                             "(concatenate distinct files, or one view that keeps every wanted row)");
+        }
+      }
+    }
+  }
   const nlohmann::ordered_json& first = datasets[0]->collection();
   const nlohmann::ordered_json first_pit = first.value("taco:pit_schema", nlohmann::ordered_json());
   for (size_t i = 1; i < datasets.size(); ++i) {

@@ -1,6 +1,7 @@
 // The level views of an opened dataset (FORMAT §6.2, §6.3) and the lazy derived views:
 // Sql(), Data(), DataRaw(), RowCount().
 #include <cctype>
+#include <map>
 #include <set>
 #include <string>
 
@@ -182,7 +183,13 @@ Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query) const {
   std::string q = query;
   while (!q.empty() && (q.back() == ';' || std::isspace(static_cast<unsigned char>(q.back())))) q.pop_back();
   if (q.empty()) return state_->Error("SQL query is empty");
-  const std::string rewritten = read::RewriteTableNames(q, {{"data", data_view_}, {"data_raw", view_}});
+  std::map<std::string, std::string> tables = {{"data", data_view_}, {"data_raw", view_}};
+  if (read::Identifiers(q).count("files") != 0) {
+    // `files`: this view's FILE samples (Files()). When they cannot be listed, the name is
+    // left alone (it may name something else; DuckDB then says what is missing).
+    if (auto files = Files(); files.ok()) tables["files"] = (*files)->view_;
+  }
+  const std::string rewritten = read::RewriteTableNames(q, tables);
   // Protected columns keep the values the dataset computed (read/protected_columns.h).
   std::set<int> levels;
   TACO_ASSIGN_OR_RETURN(std::string select, read::ProtectedQuery(*state_, rewritten, &levels));
