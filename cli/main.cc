@@ -1,6 +1,7 @@
 // The `taco` command line (DESIGN §4). One file per subcommand (cmd_*.cc); public API only.
 #include <cstdlib>
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "cli_common.h"
@@ -19,10 +20,17 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
   bool no_cache = false;
   app.add_flag("--no-cache", no_cache, "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
+  std::string base_path;
+  app.add_option("--base-path", base_path,
+                 "TACOCAT: the directory holding its ZIPs, when they are no longer where the index says (default: "
+                 "the index's own directory; also TACO_BASE_PATH)");
   app.fallthrough();
   // Applied before parsing so that it holds whatever the position of the flag.
   for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--no-cache") setenv("TACO_NO_CACHE", "1", 1);
+    const std::string_view arg(argv[i]);
+    if (arg == "--no-cache") setenv("TACO_NO_CACHE", "1", 1);
+    if (arg == "--base-path" && i + 1 < argc) setenv("TACO_BASE_PATH", argv[i + 1], 1);
+    if (arg.substr(0, 12) == "--base-path=") setenv("TACO_BASE_PATH", argv[i] + 12, 1);
   }
 
   for (CommandAdder add : RegisteredCommands()) add(app, ctx);

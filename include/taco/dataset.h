@@ -72,7 +72,9 @@ std::string_view DatasetFormatName(DatasetFormat format);
 Result<DatasetFormat> DetectFormat(const std::string& path);
 
 struct OpenOptions {
-  // Where TACOCAT finds its ZIPs (default: the directory that holds `.tacocat`).
+  // Where TACOCAT finds its ZIPs: `internal:source_file` is relative to it. Default: the
+  // environment variable TACO_BASE_PATH when set (`taco --base-path`), else the directory that
+  // holds `.tacocat` / `__TACOCAT__`. Sample paths never leave it (path safety, see Sql()).
   std::string base_path;
   // Instrumentation hook (tests, metrics): wraps the ZIP container reader right after it is
   // opened; every read of the container (header, metadata, `__meta__`, sample bytes) then
