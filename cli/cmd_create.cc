@@ -157,7 +157,9 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
                   "children")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--non-strict", args->non_strict,
-                "Align differing extension schemas (union, nulls) instead of requiring identical ones");
+                "Align differing extension schemas (union, nulls) instead of requiring identical ones, and store "
+                "--metadata columns whose values mix types (1 and \"a\", a date column with \"yesterday\") as "
+                "text, with a warning per column, instead of refusing them");
   args->split_size_option =
       cmd->add_option("--split-size", args->split_size, "ZIP only: split into parts of at most SIZE (e.g. 4GB, 512MB)")
           ->capture_default_str();

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "cli_common.h"
@@ -26,10 +27,17 @@ int main(int argc, char** argv) {
   bool no_cache = false;
   app.add_flag("--no-cache", no_cache, "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
   app.footer("Run 'taco <command> --help' for a command's arguments and options; 'taco help <command>' too.");
+  std::string base_path;
+  app.add_option("--base-path", base_path,
+                 "TACOCAT: the directory holding its ZIPs, when they are no longer where the index says (default: "
+                 "the index's own directory; also TACO_BASE_PATH)");
   app.fallthrough();
   // Applied before parsing so that it holds whatever the position of the flag.
   for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--no-cache") setenv("TACO_NO_CACHE", "1", 1);
+    const std::string_view arg(argv[i]);
+    if (arg == "--no-cache") setenv("TACO_NO_CACHE", "1", 1);
+    if (arg == "--base-path" && i + 1 < argc) setenv("TACO_BASE_PATH", argv[i + 1], 1);
+    if (arg.substr(0, 12) == "--base-path=") setenv("TACO_BASE_PATH", argv[i] + 12, 1);
   }
   // -v/--debug switch the library's log on before any command callback runs.
   app.parse_complete_callback([&ctx] {

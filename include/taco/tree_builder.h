@@ -57,10 +57,15 @@ struct DirectoryOptions {
   std::vector<std::string> extensions;      // names for the extension registry, plus "majortom"
   ext::ExtensionSettings extension_settings;  // e.g. the classes of stats-categorical
   std::optional<size_t> pad_to;
+  // Strict: identical extension schemas per level, and metadata columns whose values mix
+  // types (1 and "a", [1] and 1, a timestamp column with "yesterday") are refused, naming
+  // the column and the first value of each type. Non-strict: schemas are aligned (union,
+  // nulls) and such columns are stored as string, each reported through `warning`.
   bool strict_schema = true;
   // Every sample of a level that metadata rows describe must have a row of its own.
   bool require_metadata = false;
-  // Receives warnings (one line each, e.g. samples without a metadata row) once the Taco is
+  // Receives warnings (one line each: samples without a metadata row, metadata columns
+  // widened to string in non-strict mode) once the Taco is
   // built (none when building fails). May be empty.
   std::function<void(const std::string& message)> warning;
   // Called while --ext extensions are computed: (FILE samples done, FILE samples total).

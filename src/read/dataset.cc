@@ -8,6 +8,7 @@
 #include <string>
 
 #include "read/dataset_state.h"
+#include "read/path_safety.h"
 #include "read/remote_tacocat.h"
 #include "read/remote_zip.h"
 #include "read/tacocat_open.h"
@@ -165,7 +166,9 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
     case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state, options)); break;
     case DatasetFormat::kTacocat: TACO_RETURN_IF_ERROR(read::OpenTacocat(*state, options)); break;
   }
+  state->roots = {state->vsi_root};  // TACOCAT: the base directory set by OpenTacocat
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));
+  TACO_RETURN_IF_ERROR(read::RegisterPathGuards(*state->engine, state->path));
   TACO_RETURN_IF_ERROR(CreateLevelViews(*state));
   auto context = std::make_shared<Frame::Context>();
   context->state = state;

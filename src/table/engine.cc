@@ -426,6 +426,9 @@ struct Engine::Impl {
 
   // A Status for a failed statement `sql` with DuckDB's error type and message.
   Status Error(const std::string& sql, duckdb::ExceptionType type, const std::string& message) const {
+    if (size_t marker = message.find(kRefusalMarker); marker != std::string::npos) {
+      return Status::InvalidArgument(CleanMessage(message.substr(marker + kRefusalMarker.size())));
+    }
     std::string names = mounts->NamesIn(sql);
     std::string text = mounts->Describe(CleanMessage(message));
     std::string prefix = !names.empty()        ? names

@@ -109,6 +109,10 @@ class ScopedErrorLabel {
   Engine& engine_;
   std::string previous_;
 };
+// A DuckDB error whose message contains this marker (thrown by the guard functions of
+// guard_functions.h, or error('taco-refused: ...') in SQL) becomes the InvalidArgument Status
+// holding the text after the marker alone: a refusal explains itself, without the SQL.
+inline constexpr std::string_view kRefusalMarker = "taco-refused: ";
 
 // SQL identifier in double quotes, inner quotes doubled: a"b → "a""b".
 std::string QuoteIdentifier(std::string_view name);

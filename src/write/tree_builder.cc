@@ -81,7 +81,9 @@ Status ApplyMetadata(const std::string& src, const DirectoryOptions& options,
   if (files.empty()) return Status::OK();
   write::MetadataSet set;
   for (const std::string& file : files) TACO_RETURN_IF_ERROR(set.AddFile(file));
-  set.Finish();
+  std::vector<std::string> widened;
+  TACO_RETURN_IF_ERROR(set.Finish(options.strict_schema, &widened));
+  for (std::string& w : widened) warnings->push_back(std::move(w));
   const size_t num_columns = set.columns().size();
   // Per node: column → cell. Per level: which columns have a cell there.
   std::unordered_map<const TreeNode*, std::map<size_t, const write::MetadataCell*>> cells;
