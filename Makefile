@@ -2,13 +2,19 @@
 #   make demo   install what is missing, build, run `build/taco demo`
 #   make test   install what is missing, build, run every test
 # Other targets: make (build), make test-asan (Debug + ASan/UBSan build in build-asan/, tests),
-# make bench (benchmarks), make clean.
+# make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean,
+# make peers-venv (the pinned upstream tools in .venv-peers/, once), make bench-peers (taco-cpp
+# side by side with them: build/bench/peers.md and peers.png).
+# `make` also builds the taco_cpp Python extension (python/, same CMake tree as the library) and
+# points the project venv .venv/ at it with a .pth file, so `.venv/bin/python -c "import
+# taco_cpp"` works; `make test` runs its pytest suite through ctest (test python_pytest).
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
+VENV_PYTHON := .venv/bin/python
 
-.PHONY: all build deps demo test test-asan bench clean
+.PHONY: all build deps demo test test-asan bench clean docs-screenshots peers-venv bench-peers
 
 all: build
 
@@ -20,12 +26,24 @@ $(BUILD)/build.ninja:
 
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
+	@if [ -x $(VENV_PYTHON) ] && [ -d $(BUILD)/python/taco_cpp ]; then \
+	  site="$$($(VENV_PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" && \
+	  echo "$(abspath $(BUILD))/python" > "$$site/taco_cpp_build.pth"; \
+	fi
 
 demo: build
 	$(BUILD)/taco demo
 
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+# The interoperability matrix (tests/interop, ctest test interop_matrix) needs .venv-peers/;
+# TACO_REQUIRE_PEERS makes it fail rather than skip when the venv is missing.
+test: build peers-venv
+	cd $(BUILD) && TACO_REQUIRE_PEERS=1 ctest --output-on-failure -j $(JOBS)
+
+peers-venv:
+	@bash scripts/peers_venv.sh
+
+bench-peers: build peers-venv
+	.venv-peers/bin/python bench/peers/peers_bench.py --build $(BUILD) --out $(BUILD)/bench
 
 $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTACO_SANITIZE=ON -DTACO_BUILD_BENCH=OFF $(CMAKE_FLAGS)
@@ -36,6 +54,11 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 
 bench: build
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
+	@echo "== bench/python_bench.py"
+	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco
+
+docs-screenshots: build
+	bash scripts/docs_screenshots.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

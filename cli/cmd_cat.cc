@@ -29,7 +29,7 @@ void AddCatCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<CatArgs>();
   CLI::App* cmd = app.add_subcommand("cat", "Write the bytes of a FILE sample to stdout");
   cmd->add_option("path", args->path, "Dataset path or URL")->required();
-  cmd->add_option("keys", args->keys, "Keys to follow, level by level (position or id)")->required();
+  cmd->add_option("keys", args->keys, "Keys to follow, level by level: a sample id, or @N for the sample at position N (0-based); a bare number N is the id N when there is one, else position N when no id at that level is a number")->required();
   cmd->callback([args, &ctx] { ctx.exit_code = RunCat(*args); });
 }
 

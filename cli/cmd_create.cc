@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -30,15 +31,41 @@ struct CreateArgs {
   std::string split_size = "4GB";
   std::vector<std::string> group_by;
   bool no_consolidate = false;
+  bool require_metadata = false;
   std::string format = "auto";
   std::string part_size;
+  const CLI::Option* split_size_option = nullptr;  // to tell a given --split-size from the default
 };
+
+bool ZipNamed(const std::string& path) {
+  std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+  std::string ext8 = path.size() >= 8 ? path.substr(path.size() - 8) : "";
+  for (auto* e : {&ext, &ext8}) {
+    for (char& c : *e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return ext == ".zip" || ext8 == ".tacozip";
+}
+
+// "taco: warning: ..." for each ZIP-only option given with a FOLDER output.
+void WarnIgnoredZipOptions(const CreateArgs& args, const Context& ctx) {
+  const bool folder = args.format == "folder" || (args.format == "auto" && !ZipNamed(args.out));
+  if (!folder) return;
+  std::vector<std::string> ignored;
+  if (args.split_size_option != nullptr && args.split_size_option->count() > 0) ignored.push_back("--split-size");
+  if (!args.group_by.empty()) ignored.push_back("--group-by");
+  if (args.no_consolidate) ignored.push_back("--no-consolidate");
+  for (const std::string& option : ignored) {
+    Note(ctx, "taco: warning: " + option + " is ignored: it applies to ZIP outputs, and " + args.out +
+                  " is written as a FOLDER");
+  }
+}
 
 int RunCreate(const CreateArgs& args, const Context& ctx) {
   struct stat st;
   if (::lstat(args.out.c_str(), &st) == 0) {
     return ReportError(Status::AlreadyExists(args.out + ": already exists (the output must not exist)"));
   }
+  WarnIgnoredZipOptions(args, ctx);
   Result<uint64_t> split_size = ParseSize(args.split_size);
   if (!split_size.ok()) return ReportError(split_size.status().WithPrefix("--split-size"));
   const bool legacy = args.format == "tortilla" || args.format == "taco-v1";
@@ -72,6 +99,8 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   }
   if (args.pad_to > 0) options.pad_to = args.pad_to;
   options.strict_schema = !args.non_strict;
+  options.require_metadata = args.require_metadata;
+  options.warning = [&ctx](const std::string& message) { Note(ctx, "taco: warning: " + message); };
   const bool show_progress = ProgressEnabled(ctx);
   Result<Taco> taco = Status::Internal("not built");
   {
@@ -132,7 +161,10 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
       "are followed, symlinks to directories are refused. Siblings are ordered by name (byte order) unless "
       "--order says otherwise. Prints the paths written.");
   cmd->add_option("src", args->src, "Source directory")->required();
-  cmd->add_option("out", args->out, "Output (.tacozip/.zip → ZIP, else FOLDER); must not exist")->required();
+  cmd->add_option("out", args->out,
+                  "Output (.tacozip/.zip → ZIP, else FOLDER); must not exist. Names a reader would take for "
+                  "another format are refused (a FOLDER named *.zip/*.tacozip, any dataset named *.tacocat)")
+      ->required();
   cmd->add_option("--collection", args->collection,
                   "JSON file with the collection fields (id, dataset_version, description, licenses, providers, "
                   "tasks, ...); required except for --format tortilla");
@@ -142,8 +174,11 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--metadata", args->metadata,
                   "Extension columns keyed by a 'path' column (path relative to SRC): CSV (types inferred: int64, "
                   "double, bool, timestamp[us], string; empty = null), JSON Lines (.jsonl/.ndjson/.json; arrays "
-                  "become lists) or Parquet. Repeatable")
+                  "become lists) or Parquet. Repeatable. A row whose path is no sample is an error; samples "
+                  "without a row, on a level that has rows, are a warning (see --require-metadata)")
       ->allow_extra_args(false);
+  cmd->add_flag("--require-metadata", args->require_metadata,
+                "Make it an error when a sample has no --metadata row while other samples of its level have one");
   cmd->add_option("--ext", args->extensions,
                   "Computed extensions, comma-separated: stac, istac, stats, stats-categorical (FILE samples), "
                   "majortom (after stac/istac)")
@@ -159,9 +194,12 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
                   "children")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--non-strict", args->non_strict,
-                "Align differing extension schemas (union, nulls) instead of requiring identical ones");
-  cmd->add_option("--split-size", args->split_size, "ZIP only: split into parts of at most SIZE (e.g. 4GB, 512MB)")
-      ->capture_default_str();
+                "Align differing extension schemas (union, nulls) instead of requiring identical ones, and store "
+                "--metadata columns whose values mix types (1 and \"a\", a date column with \"yesterday\") as "
+                "text, with a warning per column, instead of refusing them");
+  args->split_size_option =
+      cmd->add_option("--split-size", args->split_size, "ZIP only: split into parts of at most SIZE (e.g. 4GB, 512MB)")
+          ->capture_default_str();
   cmd->add_option("--group-by", args->group_by, "ZIP only: one ZIP per value of these level-0 columns")
       ->delimiter(',')
       ->allow_extra_args(false);

@@ -1,4 +1,4 @@
-// `taco export PATH OUT [--sql Q] [--bbox minx,miny,maxx,maxy] [--datetime A/B] [--level N]
+// `taco export PATH... OUT [--sql Q] [--bbox minx,miny,maxx,maxy] [--datetime A/B] [--level N]
 //  [--geometry-col C] [--time-col C] [--format auto|zip|folder]`: writes the selected level-0
 // samples, each with its whole subtree, as a new dataset with taco:subset_of and
 // taco:subset_date. Filters chain as in `taco filter` (--sql, then --bbox, then --datetime).
@@ -18,8 +18,7 @@ namespace taco::cli {
 namespace {
 
 struct ExportArgs {
-  std::string path;
-  std::string out;
+  std::vector<std::string> words;  // PATH... OUT
   Selection selection;
   std::string format = "auto";
 };
@@ -27,7 +26,9 @@ struct ExportArgs {
 int RunExport(const ExportArgs& args, const Context& ctx) {
   auto box = ParseBbox(args.selection.bbox);
   if (!box.ok()) return ReportError(box.status().WithPrefix("export"));
-  auto opened = Dataset::Open(args.path);
+  const std::vector<std::string> paths(args.words.begin(), args.words.end() - 1);
+  const std::string& out = args.words.back();
+  auto opened = Dataset::OpenList(paths);
   if (!opened.ok()) return ReportError(opened.status().WithPrefix("export"));
   const std::unique_ptr<Dataset> source = std::move(*opened);
   auto view = ApplySelection(*source, args.selection, *box);
@@ -43,7 +44,7 @@ int RunExport(const ExportArgs& args, const Context& ctx) {
   {
     ProgressBar bar("exporting", ProgressBar::Unit::kBytes, ProgressEnabled(ctx));
     options.progress = [&bar](uint64_t done, uint64_t total) { bar.Update(done, total); };
-    written = Export(*current, args.out, options);
+    written = Export(*current, out, options);
   }
   if (!written.ok()) return ReportError(written.status().WithPrefix("export"));
   if (!ctx.global.quiet) {
@@ -56,8 +57,12 @@ void AddExportCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ExportArgs>();
   CLI::App* cmd = app.add_subcommand(
       "export", "Write the level-0 samples selected by --sql/--bbox/--datetime (whole subtrees) as a new dataset");
-  cmd->add_option("path", args->path, "Dataset path or URL")->required();
-  cmd->add_option("out", args->out, "Output (.tacozip/.zip → ZIP, else FOLDER); must not exist")->required();
+  cmd->add_option("path", args->words,
+                  "Dataset path or URL, then OUT (.tacozip/.zip → ZIP, else FOLDER; must not exist). Several "
+                  "paths are exported as one dataset (concat)")
+      ->required()
+      ->type_name("PATH... OUT")
+      ->expected(2, -1);
   AddSelectionOptions(cmd, &args->selection);
   cmd->add_option("--format", args->format, "zip, folder, or auto (from OUT's extension)")
       ->capture_default_str()

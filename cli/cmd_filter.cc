@@ -1,4 +1,4 @@
-// `taco filter PATH [--sql QUERY] [--bbox minx,miny,maxx,maxy] [--datetime A/B|A]
+// `taco filter PATH... [--sql QUERY] [--bbox minx,miny,maxx,maxy] [--datetime A/B|A]
 //  [--level N] [--geometry-col C] [--time-col C] [--format ...] [--json]`: the surviving
 // level-0 rows (internal columns hidden except internal:gdal_vsi). Applied in this order:
 // --sql (over `data`/`data_raw`), then --bbox, then --datetime; --level applies to the
@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <vector>
 
 #include "cli_common.h"
 #include "table_output.h"
@@ -16,7 +17,7 @@ namespace taco::cli {
 namespace {
 
 struct FilterArgs {
-  std::string path;
+  std::vector<std::string> paths;
   Selection selection;
   FormatOptions format;
 };
@@ -26,20 +27,21 @@ int RunFilter(const FilterArgs& args) {
   if (!format.ok()) return ReportError(format.status());
   auto box = ParseBbox(args.selection.bbox);
   if (!box.ok()) return ReportError(box.status());
-  auto opened = Dataset::Open(args.path);
+  auto opened = Dataset::OpenList(args.paths);
   if (!opened.ok()) return ReportError(opened.status());
   auto view = ApplySelection(**opened, args.selection, *box);
   if (!view.ok()) return ReportError(view.status());
   auto rows = (*view ? **view : **opened).Data();
   if (!rows.ok()) return ReportError(rows.status());
-  PrintTable(*rows, *format, std::cout);
+  if (Status st = PrintTable(*rows, args.format, std::cout); !st.ok()) return ReportError(st);
   return kExitOk;
 }
 
 void AddFilterCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<FilterArgs>();
   CLI::App* cmd = app.add_subcommand("filter", "Level-0 samples matching --sql, --bbox and --datetime (chained)");
-  cmd->add_option("path", args->path, "Dataset path or URL")->required();
+  cmd->add_option("path", args->paths, "Dataset path or URL; several are filtered as one dataset (concat)")
+      ->required();
   AddSelectionOptions(cmd, &args->selection);
   AddFormatOptions(cmd, &args->format);
   cmd->callback([args, &ctx] { ctx.exit_code = RunFilter(*args); });

@@ -1,6 +1,8 @@
 // `taco info PATH [--json]`: format, collection fields, header entries (ZIP), levels with
 // row counts and column types, and the pit schema.
+#include <algorithm>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "cli_common.h"
@@ -29,6 +31,62 @@ std::string Field(const nlohmann::ordered_json& collection, const char* key) {
   auto it = collection.find(key);
   if (it == collection.end() || it->is_null()) return "-";
   return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// "providers:     Name (organization, email, role); Other (roles: a, b; url)", "-" when none.
+std::string ContactText(const nlohmann::ordered_json& c) {
+  if (!c.is_object()) return c.dump();
+  std::string name = c.value("name", nlohmann::ordered_json()).is_string() ? c["name"].get<std::string>() : "";
+  std::vector<std::string> details;
+  for (const char* key : {"organization", "email", "role", "url"}) {
+    if (c.contains(key) && c[key].is_string() && !c[key].get<std::string>().empty()) {
+      details.push_back(c[key].get<std::string>());
+    }
+  }
+  if (c.contains("roles") && c["roles"].is_array() && !c["roles"].empty()) details.push_back("roles: " + JoinStrings(c["roles"]));
+  if (name.empty() && !details.empty()) {
+    name = details.front();
+    details.erase(details.begin());
+  }
+  std::string out = name.empty() ? "?" : name;
+  if (!details.empty()) {
+    out += " (";
+    for (size_t i = 0; i < details.size(); ++i) out += (i ? ", " : "") + details[i];
+    out += ")";
+  }
+  return out;
+}
+
+void PrintContacts(const char* label, const nlohmann::ordered_json& list) {
+  std::string text;
+  if (list.is_array()) {
+    for (const auto& c : list) text += (text.empty() ? "" : "; ") + ContactText(c);
+  } else if (!list.is_null()) {
+    text = list.dump();
+  }
+  std::string head = std::string(label) + ":";
+  head.resize(std::max<size_t>(head.size() + 1, 15), ' ');
+  std::cout << head << (text.empty() ? "-" : text) << "\n";
+}
+
+std::string OneLine(std::string s) {
+  for (char& ch : s) {
+    if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+  }
+  return s;
+}
+
+// Column name -> description of level `level` in taco:field_schema.
+std::map<std::string, std::string> Descriptions(const nlohmann::ordered_json& fields, int level) {
+  std::map<std::string, std::string> out;
+  const std::string key = "level" + std::to_string(level);
+  if (!fields.is_object() || !fields.contains(key) || !fields[key].is_array()) return out;
+  for (const auto& e : fields[key]) {
+    if (e.is_array() && e.size() >= 3 && e[0].is_string() && e[2].is_string()) {
+      out[e[0].get<std::string>()] = e[2].get<std::string>();
+    }
+  }
+  return out;
 }
 
 // One line per pit level: "root: 3 FOLDER", "level 1: 9 rows, pattern FILE item_0, ...".
@@ -119,6 +177,7 @@ int PrintInfo(const std::string& path, bool json) {
       j["levels"].push_back({{"level", level.level}, {"rows", level.rows}, {"columns", cols}});
     }
     j["pit_schema"] = pit;
+    j["field_schema"] = c.contains("taco:field_schema") ? c["taco:field_schema"] : nlohmann::ordered_json();
     PrintJson(j);
     return kExitOk;
   }
@@ -133,6 +192,8 @@ int PrintInfo(const std::string& path, bool json) {
             << "tasks:         " << JoinStrings(c.value("tasks", c.value("task", nlohmann::ordered_json()))) << "\n"
             << "licenses:      " << JoinStrings(c.value("licenses", nlohmann::ordered_json())) << "\n"
             << "keywords:      " << JoinStrings(c.value("keywords", nlohmann::ordered_json())) << "\n";
+  PrintContacts("providers", c.value("providers", nlohmann::ordered_json()));
+  PrintContacts("curators", c.value("curators", nlohmann::ordered_json()));
   if (c.contains("extent") && c["extent"].is_object()) {
     const auto& e = c["extent"];
     std::cout << "extent:        spatial " << e.value("spatial", nlohmann::ordered_json()).dump() << ", temporal "
@@ -157,10 +218,24 @@ int PrintInfo(const std::string& path, bool json) {
     }
     for (const std::string& note : legacy->notes) std::cout << "note: " << note << "\n";
   }
+  const nlohmann::ordered_json fields = c.value("taco:field_schema", nlohmann::ordered_json::object());
   for (const auto& level : levels) {
     std::cout << "level " << level.level << ":       " << level.rows << " rows, " << level.columns.size()
               << " columns\n";
-    for (const auto& col : level.columns) std::cout << "  " << col.name << "  " << col.type << "\n";
+    const auto descriptions = Descriptions(fields, level.level);
+    size_t name_width = 0, type_width = 0;
+    for (const auto& col : level.columns) {
+      name_width = std::max(name_width, col.name.size());
+      type_width = std::max(type_width, col.type.size());
+    }
+    for (const auto& col : level.columns) {
+      std::string line = "  " + col.name + std::string(name_width - col.name.size(), ' ') + "  " + col.type;
+      auto it = descriptions.find(col.name);
+      if (it != descriptions.end() && !it->second.empty()) {
+        line += std::string(type_width - col.type.size(), ' ') + "  " + OneLine(it->second);
+      }
+      std::cout << line << "\n";
+    }
   }
   PrintPit(pit);
   return kExitOk;

@@ -1,7 +1,9 @@
-// `taco sql PATH QUERY [--format table|csv|json] [--json]`: SQL over `data` (level 0 without
-// internal columns except internal:gdal_vsi), `data_raw` (all columns) and `level0..levelN`;
-// prints the result rows as they come from the query.
+// `taco sql PATH... QUERY [--format table|csv|json] [--json]`: SQL over `data` (level 0
+// without internal columns except internal:gdal_vsi), `data_raw` (all columns) and
+// `level0..levelN`; prints the result rows as they come from the query. Several PATHs are
+// read as one dataset (Dataset::OpenList: concat, common columns, internal:source_path).
 #include <iostream>
+#include <vector>
 
 #include "cli_common.h"
 #include "table_output.h"
@@ -11,29 +13,38 @@ namespace taco::cli {
 namespace {
 
 struct SqlArgs {
-  std::string path;
-  std::string query;
+  std::vector<std::string> words;  // PATH... QUERY
   FormatOptions format;
 };
 
 int RunSql(const SqlArgs& args) {
   auto format = args.format.Resolve();
   if (!format.ok()) return ReportError(format.status());
-  auto ds = Dataset::Open(args.path);
+  const std::vector<std::string> paths(args.words.begin(), args.words.end() - 1);
+  auto ds = Dataset::OpenList(paths);
   if (!ds.ok()) return ReportError(ds.status());
-  auto view = (*ds)->Sql(args.query);
+  auto view = (*ds)->Sql(args.words.back());
   if (!view.ok()) return ReportError(view.status());
   auto rows = (*view)->DataRaw();
   if (!rows.ok()) return ReportError(rows.status());
-  PrintTable(*rows, *format, std::cout);
+  if (Status st = PrintTable(*rows, args.format, std::cout); !st.ok()) return ReportError(st);
   return kExitOk;
 }
 
 void AddSqlCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<SqlArgs>();
-  CLI::App* cmd = app.add_subcommand("sql", "Run SQL over a dataset: tables data, data_raw, level0..levelN");
-  cmd->add_option("path", args->path, "Dataset path or URL")->required();
-  cmd->add_option("query", args->query, "SQL query, e.g. \"SELECT id FROM data\"")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "sql", "Run SQL over a dataset: tables data, data_raw, files (one row per FILE sample: path, level, its "
+             "columns, internal:gdal_vsi, level0.<column> of its parents, ...), level0..levelN");
+  cmd->add_option("path", args->words,
+                  "Dataset path or URL, then the query. Several paths are read as one dataset (their common "
+                  "columns, plus internal:source_path naming each row's dataset). The query is one SQL "
+                  "statement, e.g. \"SELECT id FROM data\"; also DESCRIBE data, SUMMARIZE data, SHOW TABLES. WKB "
+                  "functions: taco_wkb_as_text(g) (or ST_AsText), taco_wkb_bbox(g).xmin/.ymin/.xmax/.ymax, "
+                  "taco_wkb_intersects_box(g, minx, miny, maxx, maxy)")
+      ->required()
+      ->type_name("PATH... QUERY")
+      ->expected(2, -1);
   AddFormatOptions(cmd, &args->format);
   cmd->callback([args, &ctx] { ctx.exit_code = RunSql(*args); });
 }

@@ -21,6 +21,7 @@ int RunTacocat(const TacocatArgs& args, const Context& ctx) {
   options.output_dir = args.output_dir;
   options.single_file = args.single_file;
   options.align_schemas = args.align;
+  options.warn = [](const std::string& warning) { std::cerr << "taco: warning: " << warning << "\n"; };
   auto written = CreateTacocat(args.inputs, options);
   if (!written.ok()) return ReportError(written.status().WithPrefix("tacocat"));
   if (!ctx.global.quiet) std::cout << *written << "\n";
@@ -33,9 +34,13 @@ void AddTacocatCommand(CLI::App& app, Context& ctx) {
       "tacocat",
       "Consolidate TACO ZIPs (e.g. the parts of `taco create --split-size`) into DIR/.tacocat/, or "
       "DIR/__TACOCAT__ with --single-file. Levels are concatenated in input order with "
-      "internal:source_file. Prints the path written.");
+      "internal:source_file (each input's path relative to DIR). Level-0 ids found in more than one input "
+      "are reported (a reader refuses to resolve such an id: use @N). Prints the path written.");
   cmd->add_option("inputs", args->inputs, "Input TACO ZIP files (.tacozip/.zip)")->required();
-  cmd->add_option("-o,--output", args->output_dir, "Output directory (default: the inputs' common directory)");
+  cmd->add_option("-o,--output", args->output_dir,
+                  "Output directory (default: the inputs' common directory). It must contain the inputs (in it or "
+                  "below it): the TACOCAT stores their paths relative to itself, so it can be moved together "
+                  "with them; an index whose ZIPs moved is read with `taco --base-path DIR ...`");
   cmd->add_flag("--single-file", args->single_file, "Write the single-file __TACOCAT__ format");
   cmd->add_flag("--align", args->align,
                 "Align differing level schemas by the union of their columns (missing values null) instead "

@@ -72,7 +72,7 @@ int RunValidate(const ValidateArgs& args) {
 void AddValidateCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ValidateArgs>();
   CLI::App* cmd = app.add_subcommand("validate", "Check every rule of the TACO format; list each violation");
-  cmd->add_option("path", args->path, "Dataset path or URL (.tacozip or FOLDER)")->required();
+  cmd->add_option("path", args->path, "Dataset path or URL (.tacozip, FOLDER, .tacocat or __TACOCAT__)")->required();
   cmd->add_flag("--json", args->json, "Print JSON for programs");
   cmd->add_flag("--tiff-profile", args->tiff_profile,
                 "Also check each GeoTIFF member against the TACO-optimised GeoTIFF profile (tiled, 512x512 blocks, "

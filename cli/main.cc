@@ -1,31 +1,55 @@
 // The `taco` command line (DESIGN §4). One file per subcommand (cmd_*.cc); public API only.
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "cli_common.h"
+#include "taco/log.h"
 #include "taco/version.h"
+#include "usage.h"
 
 int main(int argc, char** argv) {
   using namespace taco::cli;
+  const auto start = std::chrono::steady_clock::now();
   Context ctx;
   CLI::App app{"taco: build, check, query and stream TACO datasets (AI-ready Earth Observation data).\n"
                "Every command takes a dataset path or URL: .tacozip/.zip, a FOLDER dataset, .tacocat."};
   app.name("taco");
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("taco ") + taco::kLibraryVersion);
-  app.add_flag("-v,--verbose", ctx.global.verbose, "Say more about what is done");
-  app.add_flag("--debug", ctx.global.debug, "Print debugging details");
+  app.add_flag("-v,--verbose", ctx.global.verbose,
+               "On stderr: what is opened, every HTTP request (URL, byte range, status, bytes, time), cache "
+               "use, outputs written and timings");
+  app.add_flag("--debug", ctx.global.debug, "Like -v, plus every file read and every SQL statement with its time");
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
   bool no_cache = false;
   app.add_flag("--no-cache", no_cache, "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
+  app.footer("Run 'taco <command> --help' for a command's arguments and options; 'taco help <command>' too.");
+  std::string base_path;
+  app.add_option("--base-path", base_path,
+                 "TACOCAT: the directory holding its ZIPs, when they are no longer where the index says (default: "
+                 "the index's own directory; also TACO_BASE_PATH)");
   app.fallthrough();
   // Applied before parsing so that it holds whatever the position of the flag.
   for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--no-cache") setenv("TACO_NO_CACHE", "1", 1);
+    const std::string_view arg(argv[i]);
+    if (arg == "--no-cache") setenv("TACO_NO_CACHE", "1", 1);
+    if (arg == "--base-path" && i + 1 < argc) setenv("TACO_BASE_PATH", argv[i + 1], 1);
+    if (arg.substr(0, 12) == "--base-path=") setenv("TACO_BASE_PATH", argv[i] + 12, 1);
   }
+  // -v/--debug switch the library's log on before any command callback runs.
+  app.parse_complete_callback([&ctx] {
+    if (ctx.global.debug) {
+      taco::SetLogLevel(taco::LogLevel::kDebug);
+    } else if (ctx.global.verbose) {
+      taco::SetLogLevel(taco::LogLevel::kVerbose);
+    }
+  });
 
   for (CommandAdder add : RegisteredCommands()) add(app, ctx);
+  if (auto done = HandleCommandWord(app, argc, argv)) return *done;
 
   try {
     app.parse(argc, argv);
@@ -39,8 +63,14 @@ int main(int argc, char** argv) {
     std::cout << "taco " << taco::kLibraryVersion << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "taco: " << e.what() << " (see 'taco --help')\n";
+    std::cerr << UsageErrorLine(app, e.what()) << "\n";
     return kExitBadInput;
+  }
+  if (taco::LogEnabled(taco::LogLevel::kVerbose)) {
+    std::vector<CLI::App*> used = app.get_subcommands();
+    taco::Log(taco::LogLevel::kVerbose, "taco " + (used.empty() ? std::string() : used.front()->get_name()) +
+                                            ": done in " + taco::ElapsedText(start) + ", exit code " +
+                                            std::to_string(ctx.exit_code));
   }
   return ctx.exit_code;
 }

@@ -2,7 +2,13 @@
 //
 // Formats (the --format option; --json = --format json):
 //  * table: for people. Header, a dashed rule, one line per row, columns padded and
-//    separated by two spaces; cells longer than 40 characters are cut to 37 + "...".
+//    separated by two spaces. Binary cells that are WKB geometries are shown as WKT
+//    (taco/geometry.h), other binary as hex. Lines fit the terminal: the width is $COLUMNS
+//    when set, else the terminal's when stdout is one; the widest cuttable columns are
+//    shortened (to no less than 8 characters, cut cells end in "...") until the line fits.
+//    Without a known width (a pipe, a file), cuttable cells longer than 40 characters are
+//    cut. Never cut: `id`, columns named *_id / *:id, *path*, internal:gdal_vsi and
+//    internal:source_file (ids and GDAL paths must be copyable). --no-trunc cuts nothing.
 //  * csv: RFC 4180 with a header row and "\n" line ends; fields holding a comma, quote,
 //    CR or LF are double-quoted with quotes doubled; null is an empty field.
 //  * json: a list of row objects (column order kept), pretty-printed with indent 2.
@@ -13,7 +19,9 @@
 #define TACO_CLI_TABLE_OUTPUT_H_
 
 #include <iosfwd>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -27,13 +35,21 @@ enum class OutputFormat { kTable, kCsv, kJson };
 struct FormatOptions {
   std::string format = "table";
   bool json = false;
-  // The chosen format; InvalidArgument for an unknown --format value.
+  bool no_trunc = false;             // --no-trunc
+  int64_t limit = -1;                // --limit N: at most N rows (-1: all)
+  std::vector<std::string> columns;  // --columns a,b: only these, in this order
+  // The chosen format; InvalidArgument for an unknown --format value or a negative --limit.
   Result<OutputFormat> Resolve() const;
 };
 
-// Adds --format table|csv|json and --json to `cmd`.
+// Adds --format table|csv|json, --json, --no-trunc, --limit and --columns to `cmd`.
 void AddFormatOptions(CLI::App* cmd, FormatOptions* options);
 
+// `table` as the options say (any format): --columns picks and orders columns (an unknown
+// name is InvalidArgument listing the columns there are), --limit keeps the first rows and
+// says on stderr how many were left out.
+Status PrintTable(const Table& table, const FormatOptions& options, std::ostream& out);
+// Default options in `format`.
 void PrintTable(const Table& table, OutputFormat format, std::ostream& out);
 
 }  // namespace taco::cli

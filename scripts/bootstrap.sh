@@ -5,6 +5,11 @@
 #  * DuckDB 1.4.4 (library + C++ headers) from the npm registry, pinned by exact version and
 #    verified against the registry's sha512 integrity, unpacked into third_party/duckdb/.
 #    Set DUCKDB_ROOT=/path (with lib/libduckdb.so and include/duckdb.hpp) to use your own.
+#  * The project virtual environment .venv/ (git-ignored) for the taco_cpp Python package:
+#    `/usr/bin/python3 -m venv --system-site-packages .venv` (Debian's python3-gdal and
+#    python3-torch stay visible), then `pip install -r requirements.txt` (exact pins). A stamp
+#    holding the sha256 of requirements.txt skips pip when nothing changed. TACO_NO_VENV=1
+#    skips this step.
 #
 # Idempotent: a second run checks and returns in well under a second.
 set -euo pipefail
@@ -17,7 +22,10 @@ apt_packages=(
   libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   unzip zip curl libcurl4-gnutls-dev ca-certificates python3-gdal python3-numpy nginx-light
+  # taco publish tests: headless browser, XSD validation; the Python venv (taco_cpp, tests)
+  chromium libxml2-utils python3-venv python3-pip python3-dev
 )
+if ! command -v npm >/dev/null 2>&1; then apt_packages+=(nodejs npm); fi
 
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -31,6 +39,35 @@ if ((${#missing[@]})); then
   if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The project venv (see the header). Re-created when its interpreter is gone; pip runs only
+# when requirements.txt changed since the last successful install.
+if [ "${TACO_NO_VENV:-0}" != 1 ]; then
+  venv="$here/.venv"
+  venv_stamp="$venv/.requirements.sha256"
+  want_req="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
+  if [ ! -x "$venv/bin/python" ]; then
+    echo "bootstrap: creating $venv"
+    rm -rf "$venv"
+    /usr/bin/python3 -m venv --system-site-packages "$venv"
+  fi
+  if [ ! -f "$venv_stamp" ] || [ "$(cat "$venv_stamp")" != "$want_req" ]; then
+    echo "bootstrap: installing requirements.txt into $venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-input -r "$here/requirements.txt"
+    echo "$want_req" > "$venv_stamp"
+  fi
+fi
+
+# taco publish tests (tests/publish): the pinned npm modules (playwright-core drives Debian's
+# chromium; @huggingface/tasks lists the Hub's tasks). Skipped when the stamp matches.
+browser_dir="$here/tests/publish/browser"
+npm_stamp="$browser_dir/node_modules/.lock.sha256"
+want_npm="$(sha256sum "$browser_dir/package-lock.json" | cut -d' ' -f1)"
+if [ ! -f "$npm_stamp" ] || [ "$(cat "$npm_stamp")" != "$want_npm" ]; then
+  echo "bootstrap: installing the pinned npm modules of tests/publish/browser"
+  (cd "$browser_dir" && npm ci --ignore-scripts --no-audit --no-fund --silent)
+  echo "$want_npm" > "$npm_stamp"
 fi
 
 if [ -n "${DUCKDB_ROOT:-}" ]; then

@@ -12,10 +12,29 @@
 //  * Sql(q), FilterBbox(), FilterDatetime() return a NEW Dataset whose rows are a DuckDB
 //    TEMP VIEW (unique name) over the previous one; nothing is materialized until rows are
 //    asked for (Data(), DataRaw(), RowCount(), Read()). In Sql(q), the table names `data`
-//    and `data_raw` mean the current view (without / with internal columns): they are
-//    rewritten as SQL identifiers (any case, quoted or not, after FROM/JOIN or in a FROM
-//    list), never inside strings, comments or other identifiers. `levelN` stay the stored
-//    levels.
+//    and `data_raw` mean the current view (without / with internal columns), `files` its
+//    FILE samples (Files()): they are rewritten as SQL identifiers (any case, quoted or
+//    not, after FROM/JOIN or in a FROM list), never inside strings, comments or other
+//    identifiers. `levelN` stay the stored levels.
+//  * Protected columns (`internal:*`): a view returned by Sql() keeps them as the dataset
+//    computed them, so that navigation, export, concat and any consumer of its
+//    `internal:gdal_vsi` (GDAL, the Python package) only ever follow paths the dataset
+//    computed. A query may select or drop them, filter, sort, join; a query that changes
+//    one (`SELECT * REPLACE ('/etc/passwd' AS "internal:gdal_vsi")`), computes one, or
+//    pairs one with another sample's `id`/`type` is refused: when the query is provably a
+//    pass-through (one SELECT of plain columns and `*` over a dataset relation, checked on
+//    DuckDB's parse tree) it costs nothing; otherwise every row's protected values (with its
+//    id and type) must equal those of one stored row of a level the query reads, checked
+//    when they are read (a join with the stored levels), and the first row that does not is
+//    reported: "<dataset>: refused: the query changed the protected column(s) ...". Give
+//    a changed value another name (`... AS gdal_path`) to keep it as plain data.
+//  * Path safety: metadata is untrusted. Every sample path is built only from values that
+//    pass the id rule (FORMAT §7.1; padding ids allowed), relative paths and TACOCAT source
+//    files that stay inside the dataset (no '..', no absolute paths; over http(s) no '%',
+//    '?', '#'), and byte ranges inside the ZIP; a local FOLDER/TACOCAT path must not leave
+//    the dataset through a symbolic link. Anything else is refused, in SQL views
+//    (`internal:gdal_vsi`) and in navigation (Read, ReadBytes, Frame): InvalidArgument
+//    "<dataset>: refused: ...".
 //  * Cascading filters (level > 0, FORMAT §6.7) keep the filtered child levels, so that
 //    Read() of a surviving FOLDER returns only its surviving children.
 //  * All views derived from one Open() share its engine and files (kept alive while any
@@ -36,6 +55,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "taco/arrow_c.h"
 #include "taco/io.h"
 #include "taco/status.h"
 #include "taco/value.h"
@@ -54,7 +74,9 @@ std::string_view DatasetFormatName(DatasetFormat format);
 Result<DatasetFormat> DetectFormat(const std::string& path);
 
 struct OpenOptions {
-  // Where TACOCAT finds its ZIPs (default: the directory that holds `.tacocat`).
+  // Where TACOCAT finds its ZIPs: `internal:source_file` is relative to it. Default: the
+  // environment variable TACO_BASE_PATH when set (`taco --base-path`), else the directory that
+  // holds `.tacocat` / `__TACOCAT__`. Sample paths never leave it (path safety, see Sql()).
   std::string base_path;
   // Instrumentation hook (tests, metrics): wraps the ZIP container reader right after it is
   // opened; every read of the container (header, metadata, `__meta__`, sample bytes) then
@@ -81,11 +103,27 @@ struct HeaderPair {
   uint64_t length = 0;
 };
 
-// A navigation key: a 0-based position among the rows, or a sample id (first match).
-using SampleKey = std::variant<int64_t, std::string>;
-// "3" → position 3; anything else → the id itself (for command lines).
+// A navigation key, resolved among the rows of one level (a view's level-0 rows, or a
+// FOLDER's children). Never silently another sample:
+//  * int64_t: the 0-based position N among the rows (view / __meta__ order).
+//  * std::string: exactly the sample with that id. An id held by more than one row (ids
+//    shared by the parts of a TACOCAT or the sources of a concat) is refused, naming how
+//    many samples have it: use a position.
+//  * TextKey: a key typed on a command line (ParseSampleKey): the sample with that id when
+//    there is one; else, when the text is a bare number N (all digits), position N — but
+//    only when no id at that level is all digits; otherwise NotFound explaining that ids
+//    there are numbers and that `@N` is position N.
+struct TextKey {
+  std::string text;
+  bool operator==(const TextKey&) const = default;
+};
+using SampleKey = std::variant<int64_t, std::string, TextKey>;
+// Command-line keys: "@N" (N digits) → position N; a bare number "N" → TextKey (see above);
+// anything else → that id (std::string).
 SampleKey ParseSampleKey(const std::string& text);
 std::vector<SampleKey> ParseSampleKeys(const std::vector<std::string>& texts);
+// "@3", "'tile_1'", "'0007'" for messages.
+std::string SampleKeyText(const SampleKey& key);
 
 // `rows` without `internal:*` columns except `internal:gdal_vsi` (what Data() shows).
 Table HideInternalColumns(const Table& rows);
@@ -127,6 +165,9 @@ class Frame {
   Result<Node> Read(const SampleKey& key) const;
   // The bytes of a FILE child.
   Result<std::string> ReadBytes(const SampleKey& key) const;
+  // rows() (raw) or Data() as an Arrow C stream with the types Dataset::ExportArrow gives
+  // (src/read/arrow_export.cc). Uses the shared engine: not thread-safe, like Dataset.
+  Status ExportArrow(bool raw, ArrowArrayStream* out) const;
 
  private:
   std::shared_ptr<Context> context_;
@@ -175,16 +216,36 @@ class Dataset {
   // The DuckDB view holding this dataset's rows (all columns).
   const std::string& view_name() const;
   // A new view: `query` with `data`/`data_raw` standing for this view (see above).
-  Result<std::unique_ptr<Dataset>> Sql(const std::string& query) const;
+  // `data_is_raw`: `data` also means the view with every column, as in tacoreader's sql()
+  // (the tacoreader-compatible Python layer uses it).
+  Result<std::unique_ptr<Dataset>> Sql(const std::string& query, bool data_is_raw = false) const;
   // FORMAT §6.5: rows whose WKB geometry meets the closed box (exact test). geometry_col
   // "auto" = first of istac:geometry, stac:centroid, istac:centroid present at `level`.
   // level > 0 cascades to level 0 (FORMAT §6.7).
   Result<std::unique_ptr<Dataset>> FilterBbox(double min_x, double min_y, double max_x, double max_y,
                                               const std::string& geometry_col = "auto", int level = 0) const;
-  // FORMAT §6.6: "A/B" or "A" (ISO-8601; naive = UTC), compared as UTC calendar dates,
-  // inclusive. time_col "auto" = istac:time_start, then stac:time_start.
+  // FORMAT §6.6 with the STAC API syntax: "A/B", "A", "../B" or "/B" (open start), "A/.." or
+  // "A/" (open end). Each end is YYYY, YYYY-MM, YYYY-MM-DD (a whole period, UTC) or
+  // YYYY-MM-DDTHH:MM[:SS[.f]][Z|±HH:MM] (an instant; naive = UTC). Rows whose time lies from
+  // the start of A's period to the end of B's, inclusive (a single A: within A's period;
+  // an instant: exactly it), compared as instants (times of day count). time_col "auto" =
+  // istac:time_start, then stac:time_start (timestamps, dates or ISO-8601 strings).
   Result<std::unique_ptr<Dataset>> FilterDatetime(const std::string& range, const std::string& time_col = "auto",
                                                   int level = 0) const;
+  // The FILE samples below this view's level-0 rows, one row each, whatever their depth
+  // (one query over the stored levels, joined child→parent by internal:parent_id =
+  // internal:current_id within one TACOCAT part / concat source, so ids restarting per part
+  // are never mixed up; a cascading filter's surviving children only). Columns:
+  //   path    the ids from level 0 down to the FILE, joined by '/' ("tile_1/mask.tif")
+  //   level   the FILE's level
+  //   the FILE row's own columns (id, type, extensions, internal:*), with
+  //   internal:gdal_vsi its GDAL path (as the level views compute it: consolidated offsets)
+  //   level0, level1, ...  STRUCTs: the ancestors' rows without internal:* (level0.split)
+  // (own columns named path, level or level<k> are left out). Rows follow the level-0
+  // view's order, then each FOLDER's stored child order. The result is a view like any
+  // other: Sql() over it (as `data`), Data(), ... In Sql(), the table name `files` is this
+  // view of the current dataset (rewritten like `data`).
+  Result<std::unique_ptr<Dataset>> Files() const;
   // The rows without `internal:*` columns except `internal:gdal_vsi` (FORMAT §6.4).
   Result<Table> Data() const;
   // The rows with every column.
@@ -192,12 +253,20 @@ class Dataset {
   Result<int64_t> RowCount() const;
   // Column names of this view.
   Result<std::vector<std::string>> Columns() const;
+  // Data() (raw=false) or DataRaw() (raw=true) as an Arrow C stream (taco/arrow_c.h),
+  // converted column by column by DuckDB, never row by row (src/read/arrow_export.cc). The
+  // stream owns its memory: it stays valid after this Dataset and its engine are gone.
+  // Types are DuckDB's Arrow types (string → utf8, binary → binary, timestamp[us], lists,
+  // structs, int32/int64/float/double/bool as stored).
+  Status ExportArrow(bool raw, ArrowArrayStream* out) const;
+  // QueryRaw() with the result as an Arrow C stream (same types and ownership as above).
+  Status QueryArrow(const std::string& sql, ArrowArrayStream* out);
 
   // ---- navigation (FORMAT §6.8) ----------------------------------------------------------
-  // The level-0 sample at a position or with an id (the first one, in view order). The first
-  // call is one query; from the second call on, a view of at most 1,000,000 rows is kept in
-  // memory (one query, then about the size of its table) and lookups cost no query. A
-  // Dataset is not thread-safe.
+  // The level-0 sample a key names (SampleKey: position, exact id, or command-line text).
+  // The first call is one query; from the second call on, a view of at most 1,000,000 rows
+  // is kept in memory (one query, then about the size of its table) and lookups cost no
+  // query. A Dataset is not thread-safe.
   Result<Node> Read(const SampleKey& key) const;
   // Follows `keys` level by level (empty → InvalidArgument).
   Result<Node> ReadPath(const std::vector<SampleKey>& keys) const;
@@ -213,6 +282,8 @@ class Dataset {
                                           std::shared_ptr<Frame::Context> context) const;
   Result<std::unique_ptr<Dataset>> CascadeFilter(const std::string& what, const std::string& column,
                                                  const std::string& predicate_template, int level) const;
+  // The SELECT behind Files() (files_view.cc).
+  Result<std::string> FilesQuery() const;
 
   std::shared_ptr<State> state_;
   std::string view_;       // all columns

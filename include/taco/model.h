@@ -158,8 +158,18 @@ const std::vector<std::string_view>& KnownTasks();
 // taco_version, title, curators, keywords, extent; any other key is an extension key.
 // `taco:pit_schema` and `taco:field_schema` may not be given (they are generated).
 // Providers/curators: the spec form {name, organization, email, role} or the STAC form
-// {name, roles, url, links}. Messages start with "collection: ".
+// {name, roles, url, links}. extent.temporal, when set, is [start, end] of ISO-8601
+// dates/datetimes with start <= end; taco_version is MAJOR.MINOR.PATCH (SemVer 2.0.0);
+// every key is a known field or passes ValidateCollectionKey. Messages start with
+// "collection: ".
 Status ValidateCollection(const nlohmann::ordered_json& collection);
+
+// True for the fields above and the generated keys (taco:pit_schema, taco:field_schema,
+// taco:sources, taco:subset_of, taco:subset_date, _tacocat).
+bool IsKnownCollectionKey(std::string_view key);
+// A collection key: known, or an extension key (^[a-zA-Z0-9_]+(:\w+)?$, not internal:*;
+// "bad key", "a:b:c", "internal:x" are refused).
+Status ValidateCollectionKey(std::string_view key);
 
 class Taco {
  public:

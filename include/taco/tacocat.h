@@ -23,6 +23,7 @@
 #ifndef TACO_TACOCAT_H_
 #define TACO_TACOCAT_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,20 @@ namespace taco {
 
 struct TacocatOptions {
   // Directory that receives `.tacocat/` or `__TACOCAT__`. Empty: the directory holding the
-  // inputs (they must then all be in one directory).
+  // inputs (they must then all be in one directory). `internal:source_file` holds each
+  // input's path relative to it ("a.tacozip", "parts/a.tacozip"), which is how readers find
+  // the ZIPs: local inputs must lie in it or below it (readers refuse paths that leave the
+  // TACOCAT's directory), else InvalidArgument saying so. Remote inputs (URLs) keep their
+  // base names; read such a TACOCAT with OpenOptions::base_path (`--base-path`) set to
+  // their URL directory.
   std::string output_dir;
   // Write the single-file `__TACOCAT__` (FORMAT §5.1) instead of the `.tacocat/` folder.
   bool single_file = false;
   // Union of columns with nulls (upstream's non-strict mode) instead of identical schemas.
   bool align_schemas = false;
+  // Receives warnings: level-0 ids found in more than one input (a reader then refuses to
+  // resolve such an id and asks for a position, see taco/dataset.h).
+  std::function<void(const std::string& warning)> warn;
 };
 
 // Writes the TACOCAT of `inputs` and returns the path written (`<dir>/.tacocat` or

@@ -11,8 +11,11 @@
 //    in the listed order, and the unlisted ones follow by name. A listed path that is not a
 //    sample, or a path listed twice, is an error naming the file and line.
 //  * Extension columns come from `metadata_files` (write/metadata_files.h for formats and
-//    type inference): a row's `path` is the sample's path relative to `src`; a row whose
-//    path is no sample is an error naming the file, line and path. A column belongs to the
+//    type inference): a row's `path` is the sample's path relative to `src`; rows whose
+//    path is no sample are one error naming the file, line and path of the first (and how
+//    many more, listing up to 5). Samples of a level that has metadata rows but no row of
+//    their own are reported through `warning` (how many, up to 5 paths); with
+//    `require_metadata` they are an error instead. A column belongs to the
 //    levels where at least one of its cells is non-empty; every sample of such a level gets
 //    it (null where its row is missing or the cell empty), so strict schemas hold. Column
 //    order: first appearance over the files, in the order given.
@@ -54,7 +57,17 @@ struct DirectoryOptions {
   std::vector<std::string> extensions;      // names for the extension registry, plus "majortom"
   ext::ExtensionSettings extension_settings;  // e.g. the classes of stats-categorical
   std::optional<size_t> pad_to;
+  // Strict: identical extension schemas per level, and metadata columns whose values mix
+  // types (1 and "a", [1] and 1, a timestamp column with "yesterday") are refused, naming
+  // the column and the first value of each type. Non-strict: schemas are aligned (union,
+  // nulls) and such columns are stored as string, each reported through `warning`.
   bool strict_schema = true;
+  // Every sample of a level that metadata rows describe must have a row of its own.
+  bool require_metadata = false;
+  // Receives warnings (one line each: samples without a metadata row, metadata columns
+  // widened to string in non-strict mode) once the Taco is
+  // built (none when building fails). May be empty.
+  std::function<void(const std::string& message)> warning;
   // Called while --ext extensions are computed: (FILE samples done, FILE samples total).
   std::function<void(size_t done, size_t total)> progress;
 };

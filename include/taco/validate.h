@@ -1,17 +1,23 @@
-// Validation of a TACO dataset (ZIP or FOLDER): every rule of spec §5–§6 and FORMAT §1–§4,
+// Validation of a TACO dataset (ZIP, FOLDER or TACOCAT): every rule of spec §5–§6 and FORMAT §1–§4,
 // §12 that a stored dataset must satisfy, each violation reported with its rule, where it
 // is, what was found and what was expected — all of them, not just the first.
 //
 // Contract:
 //  * Validate() only reads: the ZIP header, central directory and local headers, the
 //    METADATA/level*.parquet members, every FOLDER's `__meta__` and COLLECTION.json (ZIP), or
-//    the same files plus a listing of DATA/ (FOLDER). Sample data bytes are never read.
-//  * Result error = the input cannot be read at all (no such path, not a ZIP, a TACOCAT, an
-//    I/O failure); the CLI exits 2.
+//    the same files plus a listing of DATA/ (FOLDER); of the samples, only the header and
+//    IFDs of TIFF files (file-size, local datasets only; a remote one gets a note).
+//  * Result error = the input cannot be read at all (no such path, not a ZIP, an I/O
+//    failure, a server that does not answer byte ranges); the CLI exits 2.
+//  * TACOCAT (`.tacocat/` folder or `__TACOCAT__` file): the index is opened like a dataset;
+//    every source ZIP it names is validated as a ZIP (its violations' `where` starts with
+//    "<source file>: "), and the index rows of each source must equal that source's level
+//    rows (tacocat-part); a source that cannot be opened is a missing-member violation.
 //  * A remote FOLDER is checked file by file (one small request per file, in parallel); it
 //    cannot be listed, so `unreferenced-member` is not checked and `notes` says so. Otherwise a report: ok() (exit 0) or
 //    violations (exit 1).
-//  * Any taco_version is accepted, and both provider forms (spec Contact and STAC Provider).
+//  * taco_version must be MAJOR.MINOR.PATCH (any version); both provider forms (spec Contact
+//    and STAC Provider) are accepted.
 //  * Offsets are always checked against the member found BY ARCHIVE PATH, never by
 //    position (FORMAT §1.5): level0 `DATA/<id>` (FILE) or `DATA/<id>/__meta__` (FOLDER),
 //    level >= 1 `DATA/<relative path>` with `__meta__` appended for FOLDER rows. The relative
@@ -35,7 +41,9 @@
 // |                      | row, a FOLDER's __meta__)                                                      |
 // | unreferenced-member  | a member / DATA file that no level row or __meta__ row refers to, or a level     |
 // |                      | file after a gap (METADATA/level2 without level1)                              |
-// | unreadable-member    | a Parquet member that cannot be read                                           |
+// | unreadable-member    | a Parquet member (or a sample's bytes, for file-size) that cannot be read      |
+// | file-size            | a FILE sample that is a TIFF (GeoTIFF, COG, BigTIFF) holds every IFD, tag value  |
+// |                      | and strip/tile its IFDs point at (a truncated file fails); local datasets only |
 // | member-offset        | ZIP: internal:offset/size of a level or __meta__ row == the data range of the    |
 // |                      | member at its archive path                                                     |
 // | required-column      | a required column is missing or has the wrong type: levels id, type (string),    |
@@ -44,7 +52,8 @@
 // |                      | internal:offset/size                                                           |
 // | internal-column      | an internal:* column where the format has none (FOLDER offset/size or any        |
 // |                      | internal:* in a FOLDER __meta__, relative_path in level0, unknown internal:*)    |
-// | extension-key        | an extension column name breaks ^[a-zA-Z0-9_]+(:\w+)?$ or is reserved            |
+// | extension-key        | an extension column name or COLLECTION.json key breaks ^[a-zA-Z0-9_]+(:\w+)?$   |
+// |                      | or is reserved (id, type, path columns; internal:* anywhere)                   |
 // | sample-id            | an id breaks the id rules (spec §5.1) or repeats among its siblings              |
 // | sample-type          | type is not FILE or FOLDER                                                     |
 // | current-id           | internal:current_id == the row's index in its level                            |
@@ -63,7 +72,13 @@
 // |                      | there                                                                          |
 // | collection-json      | COLLECTION.json is a JSON object                                               |
 // | collection-field     | the collection fields: required id, dataset_version, description, licenses,      |
-// |                      | providers, tasks; each known field well-formed (spec §5.5.2, FORMAT §4)          |
+// |                      | providers, tasks; each known field well-formed (spec §5.5.2, FORMAT §4):         |
+// |                      | taco_version MAJOR.MINOR.PATCH, extent.temporal ISO-8601 with start <= end       |
+// | optical-bands        | optical:bands: unique non-empty names, positive center_wavelength and            |
+// |                      | full_width_half_max; optical:num_bands == number of bands and, when a level      |
+// |                      | has geotiff:stats, == the band count of some stats row                         |
+// | tacocat-part         | TACOCAT: the index rows of a source ZIP == that ZIP's level rows, in order       |
+// | tacocat-sources      | TACOCAT: taco:sources count and files name the index's source files            |
 // | pit-schema           | taco:pit_schema present and equal to what the level tables imply (FORMAT §4.1)   |
 // | tiff-profile         | with ValidateOptions::tiff_profile: each GeoTIFF member is tiled 512x512, ZSTD,  |
 // |                      | TILE-interleaved, without overviews (validate/tiff_profile.h)                  |
@@ -93,7 +108,7 @@ struct Violation {
 
 struct ValidationReport {
   std::string path;
-  std::string format;  // "zip" or "folder"
+  std::string format;  // "zip", "folder" or "tacocat"
   std::vector<Violation> violations;  // in the order found, at most max_per_rule per rule
   std::map<std::string, uint64_t> omitted;  // rule -> violations found but not listed
   std::vector<std::string> notes;           // what could not be checked, and why

@@ -46,7 +46,10 @@ struct CreateOptions {
   std::function<void(uint64_t done, uint64_t total)> progress;
 };
 
-// Writes `taco` to `output` and returns the paths written (one, or the parts).
+// Writes `taco` to `output` and returns the paths written (one, or the parts). Names the
+// reader would open as another format are refused (InvalidArgument) before anything is
+// written: no output may be named *.tacocat or __TACOCAT__ (TACOCAT indexes), and a FOLDER
+// may not be named *.zip/*.tacozip (read as a ZIP), `DATA` or `METADATA`.
 Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output,
                                         const CreateOptions& options = {});
 

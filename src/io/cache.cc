@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "taco/io.h"
+#include "taco/log.h"
 
 namespace taco {
 namespace io {
@@ -134,8 +135,19 @@ bool SameVersion(const HttpValidator& cached, const HttpValidator& live) {
   return true;  // nothing else to compare: the caller also compares what bytes it has
 }
 
-std::optional<ZipCacheEntry> LoadZipCache(const std::string& url) {
-  if (!RemoteCacheEnabled()) return std::nullopt;
+namespace {
+
+// "cache: <kind> entry for <url>: found (<path>) | none".
+template <typename Entry>
+std::optional<Entry> Logged(const char* kind, const std::string& url, std::optional<Entry> entry) {
+  if (LogEnabled(LogLevel::kVerbose)) {
+    Log(LogLevel::kVerbose, std::string("cache: ") + kind + " entry for " + url + ": " +
+                                (entry ? "found in " + EntryPath(url, kind) + " (revalidated before use)" : "none"));
+  }
+  return entry;
+}
+
+std::optional<ZipCacheEntry> ReadZipCache(const std::string& url) {
   auto read = ReadEntry(EntryPath(url, "zip"));
   if (!read) return std::nullopt;
   const auto& [meta, rest] = *read;
@@ -156,6 +168,13 @@ std::optional<ZipCacheEntry> LoadZipCache(const std::string& url) {
     return std::nullopt;
   }
   return e;
+}
+
+}  // namespace
+
+std::optional<ZipCacheEntry> LoadZipCache(const std::string& url) {
+  if (!RemoteCacheEnabled()) return std::nullopt;
+  return Logged("zip", url, ReadZipCache(url));
 }
 
 Status StoreZipCache(const ZipCacheEntry& entry) {
@@ -181,8 +200,9 @@ const CachedFile* TacocatCacheEntry::Find(std::string_view name) const {
   return nullptr;
 }
 
-std::optional<TacocatCacheEntry> LoadTacocatCache(const std::string& url) {
-  if (!RemoteCacheEnabled()) return std::nullopt;
+namespace {
+
+std::optional<TacocatCacheEntry> ReadTacocatCache(const std::string& url) {
   auto read = ReadEntry(EntryPath(url, "tacocat"));
   if (!read) return std::nullopt;
   const auto& [meta, rest] = *read;
@@ -205,6 +225,13 @@ std::optional<TacocatCacheEntry> LoadTacocatCache(const std::string& url) {
     return std::nullopt;
   }
   return e;
+}
+
+}  // namespace
+
+std::optional<TacocatCacheEntry> LoadTacocatCache(const std::string& url) {
+  if (!RemoteCacheEnabled()) return std::nullopt;
+  return Logged("tacocat", url, ReadTacocatCache(url));
 }
 
 Status StoreTacocatCache(const TacocatCacheEntry& entry) {

@@ -1,5 +1,6 @@
 // HttpGet() on libcurl: retries with backoff, status classification, body limits.
 #include "io/http_client.h"
+#include "io/io_log.h"
 
 #include <cpl_conv.h>
 #include <curl/curl.h>
@@ -207,6 +208,12 @@ Attempt OneGet(const std::string& name, const std::string& url, const std::optio
   curl_slist_free_all(headers);
   out->status = code;
 
+  // An error status stands for itself, whatever the length of its body (a 404 page is
+  // longer than a one-byte probe): only a successful answer can have ignored the Range.
+  if (code >= 400) {
+    if (code == 404 || code == 410) return {Status::NotFound(name + ": " + CodeText(code)), false};
+    return {Status::IOError(name + ": " + CodeText(code)), code >= 500 || code == 429};
+  }
   if (transfer.overflow) {
     return {Status::IOError(name + ": the server ignored the Range request (HTTP " + std::to_string(code) +
                             " with more than the " + std::to_string(max_body) + " bytes asked)"),
@@ -224,6 +231,40 @@ Attempt OneGet(const std::string& name, const std::string& url, const std::optio
   return {Status::IOError(name + ": " + CodeText(code)), retry};
 }
 
+// "GET <url> bytes a-b: HTTP 206, n bytes, <time>" (plus the attempt when retried, and the
+// failure when there is one).
+void LogRequest(const std::string& url, const std::optional<HttpByteRange>& range, const HttpResponse& r,
+                const Status& status, Clock::time_point start, int attempt, int attempts) {
+  if (!LogEnabled(LogLevel::kVerbose)) return;
+  std::string line = "GET ";
+  line += url;
+  if (range) {
+    line += ' ';
+    line += ByteRangeText(range->offset, range->length);
+  }
+  line += ": ";
+  if (r.status != 0) {
+    line += "HTTP ";
+    line += std::to_string(r.status);
+    line += ", ";
+  }
+  line += std::to_string(r.body.size());
+  line += " bytes, ";
+  line += ElapsedText(start);
+  if (attempt > 1) {
+    line += " (attempt ";
+    line += std::to_string(attempt);
+    line += " of ";
+    line += std::to_string(attempts);
+    line += ')';
+  }
+  if (!status.ok()) {
+    line += " - ";
+    line += status.message();
+  }
+  Log(LogLevel::kVerbose, line);
+}
+
 }  // namespace
 
 int MaxAttempts() {
@@ -239,7 +280,9 @@ Result<HttpResponse> HttpGet(const std::string& name, const std::string& url, st
   HttpResponse response;
   Status last;
   for (int i = 1; i <= attempts; ++i) {
+    const auto start = Clock::now();
     Attempt a = OneGet(name, url, range, max_body, &response);
+    LogRequest(url, range, response, a.status, start, i, attempts);
     if (a.status.ok()) return response;
     last = a.status;
     if (!a.retryable) return last;

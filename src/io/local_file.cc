@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "io/io_log.h"
 #include "io/range_check.h"
 #include "taco/io.h"
 
@@ -31,6 +32,7 @@ class LocalFileReader final : public RangeReader {
 
   Status ReadAt(uint64_t offset, size_t n, void* out) const override {
     TACO_RETURN_IF_ERROR(io::CheckRange(path_, offset, n, size_));
+    const auto start = io::StartIfLogging(LogLevel::kDebug);
     char* dst = static_cast<char*>(out);
     size_t done = 0;
     while (done < n) {
@@ -46,6 +48,7 @@ class LocalFileReader final : public RangeReader {
       }
       done += static_cast<size_t>(got);
     }
+    io::LogRead(LogLevel::kDebug, path_, offset, n, start);
     return Status::OK();
   }
 
@@ -59,6 +62,7 @@ class LocalFileReader final : public RangeReader {
 
 Result<RangeReaderPtr> OpenLocalFile(const std::string& path) {
   if (path.empty()) return Status::InvalidArgument("<empty path>: no file name given");
+  const auto start = io::StartIfLogging(LogLevel::kVerbose);
   // O_NONBLOCK so that a FIFO is rejected below instead of blocking open(); it has no
   // effect on regular files.
   int fd;
@@ -85,6 +89,7 @@ Result<RangeReaderPtr> OpenLocalFile(const std::string& path) {
     ::close(fd);
     return Status::InvalidArgument(path + ": not a regular file");
   }
+  io::LogOpen("file", path, static_cast<uint64_t>(st.st_size), start);
   return RangeReaderPtr(std::make_shared<LocalFileReader>(path, fd, static_cast<uint64_t>(st.st_size)));
 }
 

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/io_log.h"
 #include "io/range_check.h"
 #include "io/vsi_defaults.h"
 #include "taco/io.h"
@@ -69,6 +70,7 @@ class VsiFileReader final : public RangeReader {
   Status ReadAt(uint64_t offset, size_t n, void* out) const override {
     TACO_RETURN_IF_ERROR(io::CheckRange(name_, offset, n, size_));
     if (n == 0) return Status::OK();
+    const auto start = io::StartIfLogging(LogLevel::kVerbose);
     QuietGdalErrors quiet;
     io::ScopedNoReaddir no_readdir;
     VSILFILE* fp = Take();
@@ -91,6 +93,7 @@ class VsiFileReader final : public RangeReader {
                                         QuietGdalErrors::LastError()));
     }
     Give(fp);
+    io::LogRead(IsRemotePath(vsi_path_) ? LogLevel::kVerbose : LogLevel::kDebug, name_ + " (GDAL)", offset, n, start);
     return Status::OK();
   }
 
@@ -161,6 +164,7 @@ Result<RangeReaderPtr> MakeReader(const std::string& path_or_url, std::string vs
 Result<RangeReaderPtr> OpenVsiFile(const std::string& path_or_url) {
   if (path_or_url.empty()) return Status::InvalidArgument("<empty path>: no file name given");
   std::string vsi_path = ToVsiPath(path_or_url);
+  const auto start = io::StartIfLogging(LogLevel::kVerbose);
   QuietGdalErrors quiet;
   io::ScopedNoReaddir no_readdir;
   VSIStatBufL st;
@@ -181,6 +185,7 @@ Result<RangeReaderPtr> OpenVsiFile(const std::string& path_or_url) {
     }
     return Status::IOError(WithDetail(path_or_url + ": cannot stat", detail));
   }
+  io::LogOpen("GDAL file", vsi_path, st.st_size < 0 ? 0 : static_cast<uint64_t>(st.st_size), start);
   return MakeReader(path_or_url, std::move(vsi_path), st);
 }
 

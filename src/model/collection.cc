@@ -4,6 +4,7 @@
 
 #include "model/schema_util.h"
 #include "taco/model.h"
+#include "util/iso_datetime.h"
 
 namespace taco {
 namespace {
@@ -159,11 +160,18 @@ Status CheckExtent(const ordered_json& v) {
     }
     bbox[i] = spatial[i].get<double>();
   }
-  if (bbox[0] < -180 || bbox[0] > 180 || bbox[2] < -180 || bbox[2] > 180) {
-    return Bad("extent.spatial: longitudes must be within [-180, 180]");
-  }
-  if (bbox[1] < -90 || bbox[1] > 90 || bbox[3] < -90 || bbox[3] > 90) {
-    return Bad("extent.spatial: latitudes must be within [-90, 90]");
+  const bool lon_ok = bbox[0] >= -180 && bbox[0] <= 180 && bbox[2] >= -180 && bbox[2] <= 180;
+  const bool lat_ok = bbox[1] >= -90 && bbox[1] <= 90 && bbox[3] >= -90 && bbox[3] <= 90;
+  if (!lon_ok || !lat_ok) {
+    const std::string what = std::string("extent.spatial: ") +
+                             (!lon_ok ? "longitudes must be within [-180, 180]" : "latitudes must be within [-90, 90]");
+    bool projected = false;
+    for (double v : bbox) projected = projected || std::fabs(v) > 360;
+    if (projected) {
+      return Bad(what + " (got " + spatial.dump() + "); these look like projected coordinates (e.g. UTM "
+                        "metres): the extent is WGS84 longitude/latitude in degrees (EPSG:4326)");
+    }
+    return Bad(what);
   }
   if (bbox[1] > bbox[3]) return Bad("extent.spatial: south is greater than north");
   if (IsSet(v, "temporal")) {
@@ -171,6 +179,57 @@ Status CheckExtent(const ordered_json& v) {
     if (!temporal.is_array() || temporal.size() != 2 || !temporal[0].is_string() || !temporal[1].is_string()) {
       return Bad("extent.temporal must be null or an array of 2 ISO-8601 strings [start, end]");
     }
+    int64_t when[2] = {0, 0};
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string& text = temporal[i].get_ref<const std::string&>();
+      if (!util::ParseIsoDatetime(text, &when[i])) {
+        return Bad(std::string("extent.temporal[") + (i == 0 ? "0] (start) " : "1] (end) ") + model::Quote(text) +
+                   " is not an ISO-8601 date or datetime (e.g. \"2023-01-01T00:00:00Z\")");
+      }
+    }
+    if (when[0] > when[1]) {
+      return Bad("extent.temporal: start " + model::Quote(temporal[0].get<std::string>()) + " is after end " +
+                 model::Quote(temporal[1].get<std::string>()));
+    }
+  }
+  return Status::OK();
+}
+
+// MAJOR.MINOR.PATCH (Semantic Versioning 2.0.0), optionally -prerelease and +build.
+bool IsSemanticVersion(std::string_view v) {
+  size_t i = 0;
+  for (int part = 0; part < 3; ++part) {
+    const size_t start = i;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i;
+    if (i == start || (i - start > 1 && v[start] == '0')) return false;
+    if (part < 2 && (i >= v.size() || v[i++] != '.')) return false;
+  }
+  // Identifiers of [0-9A-Za-z-] separated by dots, after '-' (prerelease) then '+' (build).
+  for (char lead : {'-', '+'}) {
+    if (i >= v.size() || v[i] != lead) continue;
+    ++i;
+    bool empty = true;
+    for (; i < v.size() && v[i] != '+'; ++i) {
+      const char c = v[i];
+      if (c == '.') {
+        if (empty) return false;
+        empty = true;
+        continue;
+      }
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-')) return false;
+      empty = false;
+      if (lead == '+' && c == '+') return false;
+    }
+    if (empty) return false;
+  }
+  return i == v.size();
+}
+
+Status CheckTacoVersion(const ordered_json& v) {
+  TACO_RETURN_IF_ERROR(CheckString(v, "taco_version"));
+  const std::string& text = v.get_ref<const std::string&>();
+  if (!IsSemanticVersion(text)) {
+    return Bad("taco_version " + model::Quote(text) + " is not a version MAJOR.MINOR.PATCH (e.g. \"2.0.0\")");
   }
   return Status::OK();
 }
@@ -216,7 +275,7 @@ Status ValidateCollection(const ordered_json& c) {
   TACO_RETURN_IF_ERROR(CheckStringArray(c.at("licenses"), "licenses"));
   TACO_RETURN_IF_ERROR(CheckContacts(c.at("providers"), "providers"));
   TACO_RETURN_IF_ERROR(CheckTasks(c.at("tasks")));
-  if (IsSet(c, "taco_version")) TACO_RETURN_IF_ERROR(CheckString(c.at("taco_version"), "taco_version"));
+  if (IsSet(c, "taco_version")) TACO_RETURN_IF_ERROR(CheckTacoVersion(c.at("taco_version")));
   if (IsSet(c, "title")) {
     TACO_RETURN_IF_ERROR(CheckString(c.at("title"), "title"));
     size_t n = CodePoints(c.at("title").get_ref<const std::string&>());
@@ -225,7 +284,27 @@ Status ValidateCollection(const ordered_json& c) {
   if (IsSet(c, "curators")) TACO_RETURN_IF_ERROR(CheckContacts(c.at("curators"), "curators"));
   if (IsSet(c, "keywords")) TACO_RETURN_IF_ERROR(CheckStringArray(c.at("keywords"), "keywords"));
   if (IsSet(c, "extent")) TACO_RETURN_IF_ERROR(CheckExtent(c.at("extent")));
+  for (const auto& [key, value] : c.items()) TACO_RETURN_IF_ERROR(ValidateCollectionKey(key));
   return Status::OK();
+}
+
+bool IsKnownCollectionKey(std::string_view key) {
+  static constexpr std::string_view kKnown[] = {
+      "id",           "dataset_version", "description",       "licenses",     "providers",
+      "tasks",        "taco_version",    "title",             "curators",     "keywords",
+      "extent",       "taco:pit_schema", "taco:field_schema", "taco:sources", "taco:subset_of",
+      "taco:subset_date", "_tacocat"};
+  for (std::string_view k : kKnown) {
+    if (k == key) return true;
+  }
+  return false;
+}
+
+Status ValidateCollectionKey(std::string_view key) {
+  if (IsKnownCollectionKey(key)) return Status::OK();
+  Status s = ValidateExtensionKey(key);
+  if (s.ok()) return s;
+  return Bad(s.message());
 }
 
 }  // namespace taco

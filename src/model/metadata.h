@@ -8,6 +8,7 @@
 #ifndef TACO_MODEL_METADATA_H_
 #define TACO_MODEL_METADATA_H_
 
+#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -63,6 +64,16 @@ nlohmann::ordered_json FieldSchema(const std::vector<Table>& levels, const Descr
 // antimeridian, west > east. Temporal values formatted "YYYY-MM-DDTHH:MM:SS[.ffffff]Z".
 // Corruption when a centroid is not a WKB point or a column has an unexpected type.
 Result<nlohmann::ordered_json> ComputeExtent(const std::vector<Table>& levels);
+
+// The smallest arc of the longitude circle covering every arc [west, east] of `arcs` (west >
+// east: the arc crosses the antimeridian; a point is [x, x]; longitudes outside
+// [-180, 180] are wrapped; non-finite arcs are skipped). {west, east}, west > east when the
+// result crosses the antimeridian; {-180, 180} when they cover the circle or none is given.
+std::array<double, 2> CoverLongitudes(const std::vector<std::array<double, 2>>& arcs);
+
+// [west, south, east, north] boxes merged on the circle (CoverLongitudes of their
+// longitude arcs; south the least, north the greatest). No box: the whole globe.
+std::array<double, 4> MergeBoxes(const std::vector<std::array<double, 4>>& boxes);
 
 // The COLLECTION.json object: id, dataset_version, description, licenses, providers, tasks,
 // taco_version, title, curators, keywords (null when absent), extent (given or computed),

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "read/dataset_state.h"
+#include "read/path_safety.h"
 #include "table/engine.h"
 #include "table/wkb_functions.h"
 #include "taco/dataset.h"
@@ -103,22 +104,30 @@ void AddPitCounts(nlohmann::ordered_json& into, const nlohmann::ordered_json& fr
   }
 }
 
-// The gdal_vsi expression of a concatenated level (FORMAT §6.2 "concat").
+// The gdal_vsi expression of a concatenated level (FORMAT §6.2 "concat"), every metadata
+// value guarded as for an opened dataset (read/path_safety.h; views.cc).
 std::string ConcatVsiExpression(DatasetFormat format, int level) {
   const std::string source = QuoteIdentifier(kSourcePath);
-  const std::string range =
-      "'/vsisubfile/' || CAST(\"internal:offset\" AS VARCHAR) || '_' || CAST(\"internal:size\" AS VARCHAR) || ','";
+  const std::string url = "starts_with(" + source + ", '/vsicurl')";
+  const std::string checked_id = std::string(read::kCheckedId) + "(id, " + url + ")";
+  auto when_id_ok = [&](const std::string& expr) { return "CASE WHEN " + checked_id + " IS NOT NULL THEN " + expr + " END"; };
+  const std::string range = "'/vsisubfile/' || " + std::string(read::kCheckedRange) +
+                            "(\"internal:offset\", \"internal:size\", -1) || ','";
   switch (format) {
-    case DatasetFormat::kZip: return range + " || " + source;
+    case DatasetFormat::kZip: return when_id_ok(range + " || " + source);
     case DatasetFormat::kTacocat:
-    case DatasetFormat::kLegacy: return range + " || " + source + " || '/' || \"internal:source_file\"";
+    case DatasetFormat::kLegacy:
+      return when_id_ok(range + " || " + source + " || '/' || " + read::kCheckedSourceFile +
+                        "(\"internal:source_file\", " + url + ")");
     case DatasetFormat::kFolder: {
       const std::string data = source + " || '/DATA/'";
       if (level == 0) {
-        return "CASE type WHEN 'FILE' THEN " + data + " || id WHEN 'FOLDER' THEN " + data + " || id || '/__meta__' END";
+        return "CASE type WHEN 'FILE' THEN " + data + " || " + checked_id + " WHEN 'FOLDER' THEN " + data + " || " +
+               checked_id + " || '/__meta__' END";
       }
-      return "CASE type WHEN 'FILE' THEN " + data + " || \"internal:relative_path\" WHEN 'FOLDER' THEN " + data +
-             " || \"internal:relative_path\" || '__meta__' END";
+      const std::string relative = std::string(read::kCheckedRelativePath) + "(\"internal:relative_path\", " + url + ")";
+      return when_id_ok("CASE type WHEN 'FILE' THEN " + data + " || " + relative + " WHEN 'FOLDER' THEN " + data +
+                        " || " + relative + " || '__meta__' END");
     }
   }
   return "NULL";
@@ -196,6 +205,21 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                          " is " + std::string(DatasetFormatName(datasets[i]->state_->format)));
     }
   }
+  // One source twice below level 0: its children could not be told apart (joins match a
+  // child to its parent by internal:source_path), so files, navigation and cascading
+  // filters would pair rows twice.
+  if (datasets[0]->num_levels() > 1) {
+    for (size_t i = 1; i < datasets.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (datasets[i]->vsi_root() == datasets[j]->vsi_root()) {
+          return ConcatError(Describe(i, datasets[i]->path()) + " is the same source as " +
+                             Describe(j, datasets[j]->path()) +
+                             ": with levels below 0 their samples' children could not be told apart "
+                             "(concatenate distinct files, or one view that keeps every wanted row)");
+        }
+      }
+    }
+  }
   const nlohmann::ordered_json& first = datasets[0]->collection();
   const nlohmann::ordered_json first_pit = first.value("taco:pit_schema", nlohmann::ordered_json());
   for (size_t i = 1; i < datasets.size(); ++i) {
@@ -215,7 +239,10 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   for (size_t i = 0; i < datasets.size(); ++i) state->path += (i ? ", " : "") + datasets[i]->path();
   state->path += ")";
   state->vsi_root = datasets[0]->vsi_root();
-  for (const Dataset* ds : datasets) state->containers.insert(ds->state_->containers.begin(), ds->state_->containers.end());
+  for (const Dataset* ds : datasets) {
+    state->containers.insert(ds->state_->containers.begin(), ds->state_->containers.end());
+    state->roots.insert(state->roots.end(), ds->state_->roots.begin(), ds->state_->roots.end());
+  }
   state->num_levels = datasets[0]->num_levels();
   state->collection = first;
   for (size_t i = 1; i < datasets.size(); ++i) {
@@ -228,6 +255,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   table::Engine& engine = *state->engine;
   TACO_RETURN_IF_ERROR(engine.Execute("SET TimeZone = 'UTC'"));
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(engine));
+  TACO_RETURN_IF_ERROR(read::RegisterPathGuards(engine, state->path));
 
   // Per-source relations.
   for (size_t i = 0; i < datasets.size(); ++i) {
@@ -312,6 +340,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   TACO_RETURN_IF_ERROR(engine.Execute("CREATE VIEW data_raw AS SELECT * FROM level0"));
   TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state->ColumnsOf("level0"));
   TACO_RETURN_IF_ERROR(engine.Execute("CREATE VIEW data AS SELECT " + DataSelectList(columns) + " FROM level0"));
+  TrustLevelViews(*state);
 
   auto context = std::make_shared<Frame::Context>();
   context->state = state;

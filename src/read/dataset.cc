@@ -3,17 +3,20 @@
 #include "taco/dataset.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 
 #include "read/dataset_state.h"
 #include "read/legacy_open.h"
+#include "read/path_safety.h"
 #include "read/remote_tacocat.h"
 #include "read/remote_zip.h"
 #include "read/tacocat_open.h"
 #include "table/engine.h"
 #include "table/wkb_functions.h"
 #include "taco/io.h"
+#include "taco/log.h"
 #include "zip/taco_header.h"
 
 namespace taco {
@@ -146,7 +149,9 @@ Dataset::Dataset(std::shared_ptr<State> state, std::string view, std::string dat
 Dataset::~Dataset() = default;
 
 Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const OpenOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
   TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
+  Log(LogLevel::kVerbose, "opening " + path + " as " + std::string(DatasetFormatName(format)));
   auto state = std::make_shared<State>();
   state->format = format;
   state->path = path;
@@ -163,10 +168,15 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
     case DatasetFormat::kTacocat: TACO_RETURN_IF_ERROR(read::OpenTacocat(*state, options)); break;
     case DatasetFormat::kLegacy: TACO_RETURN_IF_ERROR(read::OpenLegacy(*state, options)); break;
   }
+  state->roots = {state->vsi_root};  // TACOCAT: the base directory set by OpenTacocat
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));
+  TACO_RETURN_IF_ERROR(read::RegisterPathGuards(*state->engine, state->path));
   TACO_RETURN_IF_ERROR(CreateLevelViews(*state));
   auto context = std::make_shared<Frame::Context>();
   context->state = state;
+  Log(LogLevel::kVerbose, "opened " + path + ": " + std::string(DatasetFormatName(format)) + ", " +
+                              std::to_string(state->num_levels) + (state->num_levels == 1 ? " level" : " levels") +
+                              ", " + ElapsedText(start));
   return std::unique_ptr<Dataset>(new Dataset(state, "data_raw", "data", std::move(context)));
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,13 @@ struct Dataset::State {
   std::vector<RangeReaderPtr> level_readers;
   std::unique_ptr<table::Engine> engine;
   int num_levels = 0;
+  // The directories (or ZIP files) every sample path must stay inside: {vsi_root} for an
+  // opened dataset, every source's for a concat (read/path_safety.h, navigation.cc).
+  std::vector<std::string> roots;
+  // Relations whose internal:* values are genuine (lower-case name → the stored levels
+  // their rows come from): the level views, data, data_raw and every view a Dataset
+  // returned (read/protected_columns.h).
+  std::map<std::string, std::set<int>> trusted;
   // A concat of datasets: ids are local to each source, so joins also match
   // internal:source_path (FORMAT §6.10).
   bool concatenated = false;
@@ -73,8 +81,11 @@ struct Frame::Context {
 // Helpers shared by views.cc, filters.cc and navigation.cc.
 bool HasColumn(const std::vector<Column>& columns, std::string_view name);
 std::string JoinColumnNames(const std::vector<Column>& columns);
-// Creates `levelN`, `data_raw` and `data` views over the `levelN_table`s (FORMAT §6.2/6.3).
+// Creates `levelN`, `data_raw` and `data` views over the `levelN_table`s (FORMAT §6.2/6.3),
+// and trusts them (TrustLevelViews).
 Status CreateLevelViews(Dataset::State& state);
+// Registers levelN, levelN_table, data_raw and data as trusted relations.
+void TrustLevelViews(Dataset::State& state);
 // SELECT list of `columns` without internal:* except internal:gdal_vsi ("*" when nothing
 // is dropped; empty when nothing is left).
 std::string DataSelectList(const std::vector<Column>& columns);

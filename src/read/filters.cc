@@ -152,10 +152,15 @@ Result<std::unique_ptr<Dataset>> Dataset::FilterDatetime(const std::string& rang
     return state_->Error(what + ": column '" + column.name + "' is " + column.type.ToString() +
                          ", not a timestamp, date or ISO-8601 string");
   }
-  const std::string value = std::string("TRY_CAST(") + kColumnPlaceholder + " AS DATE)";
-  const std::string predicate =
-      parsed->single ? value + " = DATE " + QuoteString(parsed->start)
-                     : value + " BETWEEN DATE " + QuoteString(parsed->start) + " AND DATE " + QuoteString(parsed->end);
+  // Instants compared as instants (the engine's time zone is UTC: naive values are UTC;
+  // strings with an offset are converted).
+  const std::string value = std::string("TRY_CAST(") + kColumnPlaceholder + " AS TIMESTAMPTZ)";
+  std::string predicate;
+  if (parsed->start_us) predicate = value + " >= TIMESTAMPTZ " + QuoteString(read::FormatUtcInstant(*parsed->start_us));
+  if (parsed->end_us) {
+    predicate += (predicate.empty() ? "" : " AND ") + value + " <= TIMESTAMPTZ " +
+                 QuoteString(read::FormatUtcInstant(*parsed->end_us));
+  }
   return CascadeFilter(what, column.name, predicate, level);
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "read/dataset_state.h"
+#include "read/path_safety.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
@@ -24,9 +25,39 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+bool IsLocal(const std::string& path) { return !IsRemotePath(path); }
+
+// The root of `s.roots` that `path` lies in ("" when none).
+const std::string* RootOf(const Dataset::State& s, const std::string& path) {
+  for (const std::string& root : s.roots) {
+    if (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/') return &root;
+  }
+  return nullptr;
+}
+
+// Before a sample path is handed out or read: it stays inside the dataset (read/path_safety.h).
+// A /vsisubfile/ path into a container the dataset opened is safe by construction (its
+// range was checked); any other path must lie below one of the dataset's roots and, when
+// local, must not leave it through a symbolic link. A local file that does not exist
+// reveals nothing and is let through (the read then reports it missing).
+Status CheckSamplePath(const Dataset::State& s, const std::string& gdal_path) {
+  std::string file = gdal_path;
+  if (auto ref = ParseVsiSubfile(gdal_path)) {
+    if (s.containers.count(ref->root) > 0) return Status::OK();
+    file = ref->root;
+  }
+  const std::string* root = RootOf(s, file);
+  if (root == nullptr) return read::Refused(s.path, "the sample path '" + gdal_path + "' is outside the dataset");
+  if (!IsLocal(file)) return Status::OK();
+  Status inside = read::CheckInsideRoot(s.path, *root, file);
+  if (inside.code() == StatusCode::kNotFound) return Status::OK();
+  return inside;
+}
+
 // The bytes at a GDAL path of the dataset: a /vsisubfile/ range (through the already open
 // container when it is ours: one ranged read) or a whole file.
 Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gdal_path) {
+  TACO_RETURN_IF_ERROR(CheckSamplePath(s, gdal_path));
   if (auto ref = ParseVsiSubfile(gdal_path)) {
     auto open = s.containers.find(ref->root);
     if (open != s.containers.end() && open->second != nullptr) {
@@ -90,13 +121,27 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   Column vsi{std::string(kGdalVsi), DataType::String(), {}};
   const Column& ids = children.column("id");
   const Column& types = children.column("type");
+  // Children's ids and ranges are untrusted like every other metadata (read/path_safety.h).
+  const bool url = read::IsUrlRoot(ref ? ref->root : meta_path);
+  int64_t limit = -1;
+  if (ref) {
+    auto open = s.containers.find(ref->root);
+    if (open != s.containers.end() && open->second != nullptr) limit = static_cast<int64_t>(open->second->size());
+  }
   for (size_t i = 0; i < children.num_rows(); ++i) {
-    const std::string id = ids.values[i].is<std::string>() ? ids.values[i].get<std::string>() : "";
+    if (!ids.values[i].is<std::string>()) return Status::Corruption(meta_path + ": child " + std::to_string(i) + " has no id");
+    const std::string& id = ids.values[i].get<std::string>();
+    if (std::string problem = read::StoredIdProblem(id, url); !problem.empty()) {
+      return read::Refused(s.path, meta_path + ": " + problem);
+    }
     if (ref) {
       const Value* off = Cell(children, "internal:offset", i);
       const Value* size = Cell(children, "internal:size", i);
       if (off == nullptr || size == nullptr || !off->is<int64_t>() || !size->is<int64_t>()) {
         return Status::Corruption(meta_path + ": child '" + id + "' has no internal:offset/internal:size");
+      }
+      if (std::string problem = read::RangeProblem(off->get<int64_t>(), size->get<int64_t>(), limit); !problem.empty()) {
+        return read::Refused(s.path, meta_path + ": child '" + id + "': " + problem);
       }
       vsi.values.emplace_back(std::string(kVsiSubfile) + std::to_string(off->get<int64_t>()) + "_" +
                               std::to_string(size->get<int64_t>()) + "," + ref->root);
@@ -162,6 +207,8 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
   TACO_ASSIGN_OR_RETURN(node.id, StringCell(s, rows, "id", i));
   TACO_ASSIGN_OR_RETURN(node.type, StringCell(s, rows, "type", i));
   TACO_ASSIGN_OR_RETURN(node.gdal_path, StringCell(s, rows, kGdalVsi, i));
+  if (std::string problem = read::StoredIdProblem(node.id, false); !problem.empty()) return read::Refused(s.path, problem);
+  TACO_RETURN_IF_ERROR(CheckSamplePath(s, node.gdal_path));
   if (node.type == "FILE") return node;
   if (node.type != "FOLDER") return s.Error("sample '" + node.id + "' has unknown type '" + node.type + "'");
   auto children = ReadChildren(*ctx, node.row, level, node.gdal_path);
@@ -177,9 +224,76 @@ Result<std::string> NodeBytes(const Dataset::State& s, const Node& node) {
   return bytes;
 }
 
-std::string KeyText(const SampleKey& key) {
-  if (const auto* i = std::get_if<int64_t>(&key)) return std::to_string(*i);
-  return "'" + std::get<std::string>(key) + "'";
+std::string KeyText(const SampleKey& key) { return SampleKeyText(key); }
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// The id a key asks for (std::string or TextKey), or nullptr for a position.
+const std::string* KeyId(const SampleKey& key) {
+  if (const auto* t = std::get_if<TextKey>(&key)) return &t->text;
+  return std::get_if<std::string>(&key);
+}
+
+std::string LevelText(int level) { return "level " + std::to_string(level); }
+
+Status Ambiguous(const Dataset::State& s, const std::string& id, int64_t count, int level) {
+  return Status::InvalidArgument(s.path + ": '" + id + "' is the id of " + std::to_string(count) + " samples at " +
+                                 LevelText(level) +
+                                 " (ids repeat across the parts of a TACOCAT or the sources of a concat): give a "
+                                 "position (@N) instead");
+}
+
+Status NumericIdsError(const Dataset::State& s, const std::string& text, int level) {
+  return Status::NotFound(s.path + ": no sample with id '" + text + "' at " + LevelText(level) +
+                          "; ids at this level are numbers, so a number is not read as a position there (use @" +
+                          text + " for the sample at position " + text + ")");
+}
+
+Status OutOfRange(const Dataset::State& s, int64_t index, uint64_t rows, int level) {
+  return s.Error("index " + std::to_string(index) + " out of range: " +
+                 (level == 0 ? std::string("the dataset has ") : LevelText(level) + " frame has ") +
+                 std::to_string(rows) + " rows");
+}
+
+// The row of `rows` (level `level`) a key names (see SampleKey in taco/dataset.h).
+Result<size_t> ResolveKey(const Dataset::State& s, const Table& rows, int level, const SampleKey& key) {
+  const size_t n = rows.num_rows();
+  if (const auto* index = std::get_if<int64_t>(&key)) {
+    if (*index < 0 || static_cast<uint64_t>(*index) >= n) return OutOfRange(s, *index, n, level);
+    return static_cast<size_t>(*index);
+  }
+  const std::string& id = *KeyId(key);
+  if (rows.FindColumn("id") < 0) return s.Error("the rows have no id column");
+  const Column& ids = rows.column("id");
+  std::optional<size_t> found;
+  int64_t count = 0;
+  bool numeric_ids = false;
+  for (size_t i = 0; i < n; ++i) {
+    const Value& v = ids.values[i];
+    if (!v.is<std::string>()) continue;
+    const std::string& candidate = v.get<std::string>();
+    if (candidate == id) {
+      if (!found) found = i;
+      ++count;
+    }
+    numeric_ids = numeric_ids || AllDigits(candidate);
+  }
+  if (count > 1) return Ambiguous(s, id, count, level);
+  if (found) return *found;
+  if (std::holds_alternative<TextKey>(key) && AllDigits(id)) {
+    if (numeric_ids) return NumericIdsError(s, id, level);
+    if (id.size() > 18) return OutOfRange(s, std::numeric_limits<int64_t>::max(), n, level);
+    const int64_t index = std::stoll(id);
+    if (static_cast<uint64_t>(index) >= n) return OutOfRange(s, index, n, level);
+    return static_cast<size_t>(index);
+  }
+  return Status::NotFound(s.path + ": no sample with id '" + id + "' at " + LevelText(level));
 }
 
 }  // namespace
@@ -193,22 +307,8 @@ Frame::~Frame() = default;
 Table Frame::Data() const { return HideInternalColumns(rows_); }
 
 Result<Node> Frame::Read(const SampleKey& key) const {
-  const Dataset::State& s = *context_->state;
-  const size_t n = rows_.num_rows();
-  if (const auto* index = std::get_if<int64_t>(&key)) {
-    if (*index < 0 || static_cast<uint64_t>(*index) >= n) {
-      return s.Error("index " + std::to_string(*index) + " out of range: level " + std::to_string(level_) +
-                     " frame has " + std::to_string(n) + " rows");
-    }
-    return NodeFromRow(context_, level_, rows_, static_cast<size_t>(*index));
-  }
-  const std::string& id = std::get<std::string>(key);
-  if (rows_.FindColumn("id") < 0) return s.Error("the rows have no id column");
-  for (size_t i = 0; i < n; ++i) {
-    const Value* v = Cell(rows_, "id", i);
-    if (v->is<std::string>() && v->get<std::string>() == id) return NodeFromRow(context_, level_, rows_, i);
-  }
-  return Status::NotFound(s.path + ": no sample with id '" + id + "' at level " + std::to_string(level_));
+  TACO_ASSIGN_OR_RETURN(size_t row, ResolveKey(*context_->state, rows_, level_, key));
+  return NodeFromRow(context_, level_, rows_, row);
 }
 
 Result<std::string> Frame::ReadBytes(const SampleKey& key) const {
@@ -221,16 +321,35 @@ Result<std::string> Frame::ReadBytes(const SampleKey& key) const {
 struct Dataset::RowCache {
   Table rows;
   std::unordered_map<std::string, size_t> first_with_id;
+  std::unordered_map<std::string, int64_t> shared;  // ids held by more than one row → count
+  bool numeric_ids = false;                         // some id is all digits
 
-  // The row a key names, or nullopt.
-  std::optional<size_t> Find(const SampleKey& key) const {
-    if (const auto* index = std::get_if<int64_t>(&key)) {
-      if (*index < 0 || static_cast<uint64_t>(*index) >= rows.num_rows()) return std::nullopt;
-      return static_cast<size_t>(*index);
+  explicit RowCache(Table t) : rows(std::move(t)) {
+    if (rows.FindColumn("id") < 0) return;
+    const Column& ids = rows.column("id");
+    for (size_t i = 0; i < ids.values.size(); ++i) {
+      if (!ids.values[i].is<std::string>()) continue;
+      const std::string& id = ids.values[i].get<std::string>();
+      if (!first_with_id.emplace(id, i).second) {
+        auto [it, inserted] = shared.emplace(id, 2);
+        if (!inserted) ++it->second;
+      }
+      numeric_ids = numeric_ids || AllDigits(id);
     }
-    auto it = first_with_id.find(std::get<std::string>(key));
-    if (it == first_with_id.end()) return std::nullopt;
-    return it->second;
+  }
+
+  // The row a key names (as ResolveKey, in O(1)).
+  Result<size_t> Find(const Dataset::State& s, const SampleKey& key) const {
+    const std::string* id = KeyId(key);
+    if (id == nullptr) return ResolveKey(s, rows, 0, key);
+    if (auto dup = shared.find(*id); dup != shared.end()) return Ambiguous(s, *id, dup->second, 0);
+    if (auto it = first_with_id.find(*id); it != first_with_id.end()) return it->second;
+    if (std::holds_alternative<TextKey>(key) && AllDigits(*id)) {
+      if (numeric_ids) return NumericIdsError(s, *id, 0);
+      if (id->size() <= 18) return ResolveKey(s, rows, 0, SampleKey(static_cast<int64_t>(std::stoll(*id))));
+      return OutOfRange(s, std::numeric_limits<int64_t>::max(), rows.num_rows(), 0);
+    }
+    return Status::NotFound(s.path + ": no sample with id '" + *id + "' at level 0");
   }
 };
 
@@ -246,50 +365,37 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
     reads_before_cache_ = std::numeric_limits<int>::min();  // decide once
     TACO_ASSIGN_OR_RETURN(int64_t count, RowCount());
     if (count <= kMaxCachedRows) {
+      // A view some rows of which cannot be read (a refused path, a forged protected value)
+      // is not cached: each lookup then reads its own row, so the others stay reachable.
       auto rows = state_->engine->Query("SELECT * FROM " + view_);
-      if (!rows.ok()) return state_->Prefixed(rows.status());
-      auto cache = std::make_shared<RowCache>();
-      cache->rows = std::move(*rows);
-      if (cache->rows.FindColumn("id") >= 0) {
-        const Column& ids = cache->rows.column("id");
-        for (size_t i = 0; i < ids.values.size(); ++i) {
-          if (ids.values[i].is<std::string>()) cache->first_with_id.emplace(ids.values[i].get<std::string>(), i);
-        }
-      }
-      row_cache_ = std::move(cache);
+      if (rows.ok()) row_cache_ = std::make_shared<RowCache>(std::move(*rows));
     }
   }
-  const Table* rows = nullptr;
-  size_t row = 0;
-  Table queried;
   if (row_cache_ != nullptr) {
-    if (std::optional<size_t> found = row_cache_->Find(key)) {
-      rows = &row_cache_->rows;
-      row = *found;
-    }
-  } else {
-    std::string sql = "SELECT * FROM " + view_;
-    if (const auto* index = std::get_if<int64_t>(&key)) {
-      sql += " LIMIT 1 OFFSET " + std::to_string(*index);
-    } else {
-      sql += " WHERE id = " + QuoteString(std::get<std::string>(key)) + " LIMIT 1";
-    }
-    auto result = state_->engine->Query(sql);
-    if (!result.ok()) return state_->Prefixed(result.status());
-    if (result->num_rows() > 0) {
-      queried = std::move(*result);
-      rows = &queried;
-    }
+    TACO_ASSIGN_OR_RETURN(size_t row, row_cache_->Find(*state_, key));
+    return NodeFromRow(context_, 0, row_cache_->rows, row);
   }
-  if (rows == nullptr) {
-    if (std::holds_alternative<std::string>(key)) {
-      return Status::NotFound(state_->path + ": no sample with id " + KeyText(key) + " at level 0");
-    }
-    TACO_ASSIGN_OR_RETURN(int64_t count, RowCount());
-    return state_->Error("index " + KeyText(key) + " out of range: the dataset has " + std::to_string(count) +
-                         " rows");
+  // One query: the row at a position, or (up to two) rows with the id.
+  const std::string* id = KeyId(key);
+  std::string sql = "SELECT * FROM " + view_;
+  sql += id == nullptr ? " LIMIT 1 OFFSET " + std::to_string(std::get<int64_t>(key))
+                       : " WHERE id = " + QuoteString(*id) + " LIMIT 2";
+  auto result = state_->engine->Query(sql);
+  if (!result.ok()) return state_->Prefixed(result.status());
+  if (result->num_rows() == 1) return NodeFromRow(context_, 0, *result, 0);
+  if (id != nullptr && result->num_rows() > 1) {
+    TACO_ASSIGN_OR_RETURN(Table n, state_->engine->Query("SELECT count(*) FROM " + view_ + " WHERE id = " + QuoteString(*id)));
+    return Ambiguous(*state_, *id, n.columns.at(0).values.at(0).get<int64_t>(), 0);
   }
-  return NodeFromRow(context_, 0, *rows, row);
+  if (id != nullptr && std::holds_alternative<TextKey>(key) && AllDigits(*id)) {
+    TACO_ASSIGN_OR_RETURN(Table numeric, state_->engine->Query("SELECT 1 FROM " + view_ +
+                                                               " WHERE regexp_full_match(id, '[0-9]+') LIMIT 1"));
+    if (numeric.num_rows() > 0) return NumericIdsError(*state_, *id, 0);
+    if (id->size() <= 18) return Read(SampleKey(static_cast<int64_t>(std::stoll(*id))));
+  }
+  if (id != nullptr) return Status::NotFound(state_->path + ": no sample with id '" + *id + "' at level 0");
+  TACO_ASSIGN_OR_RETURN(int64_t count, RowCount());
+  return OutOfRange(*state_, std::get<int64_t>(key), static_cast<uint64_t>(count), 0);
 }
 
 Result<Node> Dataset::ReadPath(const std::vector<SampleKey>& keys) const {

@@ -186,4 +186,12 @@ std::string RewriteTableNames(std::string_view sql, const std::map<std::string, 
   return out;
 }
 
+std::set<std::string> Identifiers(std::string_view sql) {
+  std::set<std::string> out;
+  for (const Token& t : Tokenize(sql)) {
+    if (t.kind == Kind::kWord || t.kind == Kind::kQuotedIdent) out.insert(IdentName(t));
+  }
+  return out;
+}
+
 }  // namespace taco::read

@@ -18,12 +18,17 @@
 #define TACO_READ_SQL_REWRITE_H_
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 
 namespace taco::read {
 
 std::string RewriteTableNames(std::string_view sql, const std::map<std::string, std::string>& tables);
+
+// Every identifier of `sql` (words and quoted identifiers outside literals and comments),
+// unquoted and lower-cased: a superset of the relations the query can read.
+std::set<std::string> Identifiers(std::string_view sql);
 
 }  // namespace taco::read
 

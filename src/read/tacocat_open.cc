@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string>
 
 #include "read/remote_tacocat.h"
@@ -140,7 +141,11 @@ Status OpenTacocat(Dataset::State& state, const OpenOptions& options) {
     st = OpenFolder(state, vsi + "/" + std::string(write::kTacocatDirName), options.use_cache);
   }
   TACO_RETURN_IF_ERROR(st);
-  if (!options.base_path.empty()) base = StripTrailingSlashes(ToVsiPath(options.base_path));
+  std::string base_path = options.base_path;
+  if (base_path.empty()) {
+    if (const char* env = std::getenv("TACO_BASE_PATH"); env != nullptr) base_path = env;
+  }
+  if (!base_path.empty()) base = StripTrailingSlashes(ToVsiPath(base_path));
   if (base == "/") base.clear();  // the views append "/" before the file name
   state.vsi_root = base;
   return Status::OK();

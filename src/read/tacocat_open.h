@@ -6,8 +6,8 @@
 // metadata is fetched up front with parallel requests and the disk cache
 // (read/remote_tacocat.h, honouring OpenOptions::use_cache) and served from memory.
 // Sets state.vsi_root to the directory holding the source ZIPs
-// (without trailing slash): OpenOptions::base_path (as ToVsiPath) when given, else the
-// directory that holds `.tacocat` / `__TACOCAT__`. Sample paths are then
+// (without trailing slash): OpenOptions::base_path (as ToVsiPath) when given, else
+// $TACO_BASE_PATH when set, else the directory that holds `.tacocat` / `__TACOCAT__`. Sample paths are then
 // `/vsisubfile/{offset}_{size},{vsi_root}/{internal:source_file}`. Errors name the path.
 #ifndef TACO_READ_TACOCAT_OPEN_H_
 #define TACO_READ_TACOCAT_OPEN_H_

@@ -1,10 +1,15 @@
 // The level views of an opened dataset (FORMAT §6.2, §6.3) and the lazy derived views:
 // Sql(), Data(), DataRaw(), RowCount().
 #include <cctype>
+#include <map>
+#include <set>
 #include <string>
 
 #include "read/dataset_state.h"
+#include "read/path_safety.h"
+#include "read/protected_columns.h"
 #include "read/sql_rewrite.h"
+#include "read/user_sql.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 
@@ -32,26 +37,35 @@ bool IsHiddenColumn(std::string_view name) {
   return name.substr(0, kInternalPrefix.size()) == kInternalPrefix && name != kGdalVsi;
 }
 
-// The `internal:gdal_vsi` expression of level `level` (FORMAT §6.2, §5.4).
+// The `internal:gdal_vsi` expression of level `level` (FORMAT §6.2, §5.4). Every value taken
+// from the metadata passes a guard of read/path_safety.h first (metadata is untrusted): ids,
+// relative paths and source files that could leave the dataset, and byte ranges outside the
+// container, make the query fail instead of producing a path.
 std::string GdalVsiExpression(const Dataset::State& s, int level) {
-  const std::string offset = "CAST(\"internal:offset\" AS VARCHAR)";
-  const std::string size = "CAST(\"internal:size\" AS VARCHAR)";
+  const std::string url = read::IsUrlRoot(s.vsi_root) ? "true" : "false";
+  const std::string checked_id = std::string(read::kCheckedId) + "(id, " + url + ")";
+  auto range = [&](int64_t limit) {
+    return std::string(read::kCheckedRange) + "(\"internal:offset\", \"internal:size\", " + std::to_string(limit) + ")";
+  };
+  auto when_id_ok = [&](const std::string& expr) { return "CASE WHEN " + checked_id + " IS NOT NULL THEN " + expr + " END"; };
   switch (s.format) {
-    case DatasetFormat::kZip:
-      return "'/vsisubfile/' || " + offset + " || '_' || " + size + " || " + QuoteString("," + s.vsi_root);
+    case DatasetFormat::kZip: {
+      const int64_t limit = s.container != nullptr ? static_cast<int64_t>(s.container->size()) : -1;
+      return when_id_ok("'/vsisubfile/' || " + range(limit) + " || " + QuoteString("," + s.vsi_root));
+    }
     case DatasetFormat::kTacocat:
-    case DatasetFormat::kLegacy:  // vsi_root = the parts' directory, source_file = the part
-      // Design for TACOCAT: the base directory of the source ZIPs + internal:source_file.
-      return "'/vsisubfile/' || " + offset + " || '_' || " + size + " || " + QuoteString("," + s.vsi_root + "/") +
-             " || \"internal:source_file\"";
+      // The base directory of the source ZIPs + internal:source_file (read/tacocat_open.h).
+      return when_id_ok("'/vsisubfile/' || " + range(-1) + " || " + QuoteString("," + s.vsi_root + "/") + " || " +
+                        read::kCheckedSourceFile + "(\"internal:source_file\", " + url + ")");
     case DatasetFormat::kFolder: {
       const std::string data = QuoteString(s.vsi_root + "/DATA/");
       if (level == 0) {
-        return "CASE type WHEN 'FILE' THEN " + data + " || id WHEN 'FOLDER' THEN " + data +
-               " || id || '/__meta__' END";
+        return "CASE type WHEN 'FILE' THEN " + data + " || " + checked_id + " WHEN 'FOLDER' THEN " + data + " || " +
+               checked_id + " || '/__meta__' END";
       }
-      return "CASE type WHEN 'FILE' THEN " + data + " || \"internal:relative_path\" WHEN 'FOLDER' THEN " + data +
-             " || \"internal:relative_path\" || '__meta__' END";
+      const std::string relative = std::string(read::kCheckedRelativePath) + "(\"internal:relative_path\", " + url + ")";
+      return when_id_ok("CASE type WHEN 'FILE' THEN " + data + " || " + relative + " WHEN 'FOLDER' THEN " + data +
+                        " || " + relative + " || '__meta__' END");
     }
   }
   return "NULL";
@@ -92,15 +106,50 @@ Status CreateLevelViews(Dataset::State& s) {
   }
   TACO_RETURN_IF_ERROR(s.engine->Execute("CREATE VIEW data_raw AS SELECT * FROM level0"));
   TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, s.ColumnsOf("level0"));
-  return s.engine->Execute("CREATE VIEW data AS SELECT " + DataSelectList(columns) + " FROM level0");
+  TACO_RETURN_IF_ERROR(s.engine->Execute("CREATE VIEW data AS SELECT " + DataSelectList(columns) + " FROM level0"));
+  TrustLevelViews(s);
+  return Status::OK();
 }
 
-SampleKey ParseSampleKey(const std::string& text) {
-  if (text.empty() || text.size() > 18) return text;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return text;
+void TrustLevelViews(Dataset::State& s) {
+  for (int level = 0; level < s.num_levels; ++level) {
+    read::TrustRelation(s, "level" + std::to_string(level), {level});
+    read::TrustRelation(s, "level" + std::to_string(level) + "_table", {level});
   }
-  return static_cast<int64_t>(std::stoll(text));
+  read::TrustRelation(s, "data_raw", {0});
+  read::TrustRelation(s, "data", {0});
+}
+
+namespace {
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+}  // namespace
+
+SampleKey ParseSampleKey(const std::string& text) {
+  if (text.size() >= 2 && text.size() <= 19 && text[0] == '@' && AllDigits(std::string_view(text).substr(1))) {
+    return static_cast<int64_t>(std::stoll(text.substr(1)));
+  }
+  if (AllDigits(text)) return TextKey{text};
+  return text;
+}
+
+std::string SampleKeyText(const SampleKey& key) {
+  std::string out;
+  if (const auto* i = std::get_if<int64_t>(&key)) {
+    out = "@";
+    out += std::to_string(*i);
+    return out;
+  }
+  const auto* t = std::get_if<TextKey>(&key);
+  out = "'";
+  out += t != nullptr ? t->text : std::get<std::string>(key);
+  out += "'";
+  return out;
 }
 
 std::vector<SampleKey> ParseSampleKeys(const std::vector<std::string>& texts) {
@@ -122,15 +171,36 @@ Result<std::unique_ptr<Dataset>> Dataset::Derive(const std::string& select_sql,
     st = state_->engine->Execute("CREATE TEMP VIEW " + data_view + " AS SELECT " + list + " FROM " + name);
     if (!st.ok()) return state_->Prefixed(st);
   }
+  // Rows of a derived view come from the levels its source's rows come from (Sql() narrows
+  // or widens this afterwards).
+  auto parent = state_->trusted.find(view_);
+  const std::set<int> levels = parent != state_->trusted.end() ? parent->second : std::set<int>{0};
+  read::TrustRelation(*state_, name, levels);
+  read::TrustRelation(*state_, data_view, levels);
   return std::unique_ptr<Dataset>(new Dataset(state_, name, data_view, std::move(context)));
 }
 
-Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query) const {
+Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query, bool data_is_raw) const {
   std::string q = query;
   while (!q.empty() && (q.back() == ';' || std::isspace(static_cast<unsigned char>(q.back())))) q.pop_back();
   if (q.empty()) return state_->Error("SQL query is empty");
-  const std::string rewritten = read::RewriteTableNames(q, {{"data", data_view_}, {"data_raw", view_}});
-  return Derive(rewritten, context_);
+  // Errors name the user's query, not the CREATE TEMP VIEW that wraps it (user_sql.h).
+  table::ScopedErrorLabel label(*state_->engine, q);
+  std::map<std::string, std::string> tables = {{"data", data_is_raw ? view_ : data_view_}, {"data_raw", view_}};
+  if (read::Identifiers(q).count("files") != 0) {
+    // `files`: this view's FILE samples (Files()). When they cannot be listed, the name is
+    // left alone (it may name something else; DuckDB then says what is missing).
+    if (auto files = Files(); files.ok()) tables["files"] = (*files)->view_;
+  }
+  auto rewritten = read::PrepareUserSql(*state_->engine, q, tables, state_->num_levels);
+  if (!rewritten.ok()) return state_->Prefixed(rewritten.status());
+  // Protected columns keep the values the dataset computed (read/protected_columns.h).
+  std::set<int> levels;
+  TACO_ASSIGN_OR_RETURN(std::string select, read::ProtectedQuery(*state_, *rewritten, &levels));
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> view, Derive(select, context_));
+  read::TrustRelation(*state_, view->view_, levels);
+  read::TrustRelation(*state_, view->data_view_, levels);
+  return view;
 }
 
 Result<Table> Dataset::Data() const {

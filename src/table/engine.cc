@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "duckdb.hpp"
+#include "duckdb/parser/parser.hpp"
+#include "table/arrow_stream.h"
 #include "table/mount_fs.h"
+#include "taco/log.h"
 
 namespace taco::table {
 
@@ -418,12 +422,18 @@ struct Engine::Impl {
   std::unique_ptr<duckdb::DuckDB> db;
   std::unique_ptr<duckdb::Connection> con;
   uint64_t next_temp = 0;
+  std::string error_label;
 
   // A Status for a failed statement `sql` with DuckDB's error type and message.
   Status Error(const std::string& sql, duckdb::ExceptionType type, const std::string& message) const {
+    if (size_t marker = message.find(kRefusalMarker); marker != std::string::npos) {
+      return Status::InvalidArgument(CleanMessage(message.substr(marker + kRefusalMarker.size())));
+    }
     std::string names = mounts->NamesIn(sql);
     std::string text = mounts->Describe(CleanMessage(message));
-    std::string prefix = names.empty() ? "SQL \"" + Abbreviate(sql) + "\"" : names;
+    std::string prefix = !names.empty()        ? names
+                         : error_label.empty() ? "SQL \"" + Abbreviate(sql) + "\""
+                                               : "SQL \"" + Abbreviate(error_label) + "\"";
     StatusCode code = StatusCode::kInvalidArgument;
     switch (type) {
       case duckdb::ExceptionType::CATALOG: code = StatusCode::kNotFound; break;
@@ -447,6 +457,14 @@ struct Engine::Impl {
 
   // Runs `sql`; returns the result of its last statement or the first error.
   Result<duckdb::unique_ptr<duckdb::MaterializedQueryResult>> Run(const std::string& sql) {
+    const auto start = std::chrono::steady_clock::now();
+    struct LogLine {
+      const std::string& sql;
+      std::chrono::steady_clock::time_point start;
+      ~LogLine() {
+        if (LogEnabled(LogLevel::kDebug)) Log(LogLevel::kDebug, "sql (" + ElapsedText(start) + "): " + Abbreviate(sql));
+      }
+    } log_line{sql, start};
     try {
       duckdb::unique_ptr<duckdb::MaterializedQueryResult> result = con->Query(sql);
       for (duckdb::QueryResult* r = result.get(); r != nullptr; r = r->next.get()) {
@@ -511,6 +529,31 @@ Status Engine::Execute(const std::string& sql) {
   return Status::OK();
 }
 
+void Engine::set_error_label(std::string label) { impl_->error_label = std::move(label); }
+const std::string& Engine::error_label() const { return impl_->error_label; }
+
+Result<std::vector<std::string>> Engine::ParseStatements(const std::string& sql) {
+  std::vector<std::string> out;
+  try {
+    duckdb::Parser parser;
+    parser.ParseQuery(sql);
+    for (const auto& statement : parser.statements) {
+      std::string text;
+      try {
+        text = statement->ToString();
+      } catch (const std::exception&) {
+        text = "(a statement DuckDB cannot print)";
+      }
+      out.push_back(std::move(text));
+    }
+  } catch (const std::exception& ex) {
+    duckdb::ErrorData error(ex);
+    return Status::InvalidArgument("SQL \"" + Abbreviate(impl_->error_label.empty() ? sql : impl_->error_label) +
+                                   "\": " + CleanMessage(error.Message()));
+  }
+  return out;
+}
+
 Result<Table> Engine::Query(const std::string& sql) {
   TACO_ASSIGN_OR_RETURN(auto result, impl_->Run(sql));
   Table table;
@@ -530,6 +573,13 @@ Result<Table> Engine::Query(const std::string& sql) {
     return impl_->Error(sql, ex);
   }
   return table;
+}
+
+Status Engine::QueryArrow(const std::string& sql, ArrowArrayStream* out) {
+  TACO_ASSIGN_OR_RETURN(auto result, impl_->Run(sql));
+  Status st = MaterializedResultToArrowStream(std::move(result), out);
+  if (!st.ok()) return Status(st.code(), "SQL \"" + sql + "\": " + st.message());
+  return Status::OK();
 }
 
 Status Engine::CreateTable(const std::string& name, const Table& table) {

@@ -10,7 +10,8 @@
 //    safe. Mount paths are never reused within an Engine, so DuckDB can never serve cached
 //    bytes of an earlier mount.
 //  * No exception escapes: DuckDB errors become Status values whose message names the
-//    mounted file (or the SQL) followed by DuckDB's message.
+//    mounted file (or the SQL, or the error label) followed by DuckDB's message.
+//  * With taco/log.h at kDebug, every statement is logged with its time.
 //  * No DuckDB header is included here (pimpl); only src/table/*.cc include duckdb.hpp.
 //  * DuckDB type mapping of results: VARCHAR→string, BLOB→binary, BOOLEAN→bool,
 //    TINYINT/SMALLINT/INTEGER→int32, UTINYINT/USMALLINT/UINTEGER/BIGINT/UBIGINT/HUGEINT→int64
@@ -28,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "taco/arrow_c.h"
 #include "taco/io.h"
 #include "taco/status.h"
 #include "taco/value.h"
@@ -59,8 +61,20 @@ class Engine {
 
   // Statements without results (CREATE VIEW ..., SET ...).
   Status Execute(const std::string& sql);
+  // While set (non-empty), errors name this text instead of the SQL that failed: the
+  // user's query rather than the CREATE TEMP VIEW that wraps it. See ScopedErrorLabel.
+  void set_error_label(std::string label);
+  const std::string& error_label() const;
+  // The statements DuckDB's parser finds in `sql`, each as DuckDB prints it back (e.g.
+  // "SELECT 2 AS b"). InvalidArgument "SQL \"<sql>\": <DuckDB's message>" when it does not
+  // parse.
+  Result<std::vector<std::string>> ParseStatements(const std::string& sql);
   // All rows of a query, typed (see the mapping above).
   Result<Table> Query(const std::string& sql);
+  // All rows of a query as a self-contained Arrow C stream (table/arrow_stream.h): DuckDB's
+  // own Arrow types (VARCHAR→utf8, BLOB→binary, TIMESTAMP→timestamp[us], LIST→list, ...),
+  // converted now, so the stream outlives the engine. Errors as Query().
+  Status QueryArrow(const std::string& sql, ArrowArrayStream* out);
 
   // A temporary table `name` filled from `table` with the DuckDB Appender. kNull columns
   // become INTEGER columns of nulls.
@@ -86,6 +100,25 @@ class Engine {
   explicit Engine(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Sets an Engine's error label for its lifetime (restores the previous one).
+class ScopedErrorLabel {
+ public:
+  ScopedErrorLabel(Engine& engine, std::string label) : engine_(engine), previous_(engine.error_label()) {
+    engine_.set_error_label(std::move(label));
+  }
+  ~ScopedErrorLabel() { engine_.set_error_label(std::move(previous_)); }
+  ScopedErrorLabel(const ScopedErrorLabel&) = delete;
+  ScopedErrorLabel& operator=(const ScopedErrorLabel&) = delete;
+
+ private:
+  Engine& engine_;
+  std::string previous_;
+};
+// A DuckDB error whose message contains this marker (thrown by the guard functions of
+// guard_functions.h, or error('taco-refused: ...') in SQL) becomes the InvalidArgument Status
+// holding the text after the marker alone: a refusal explains itself, without the SQL.
+inline constexpr std::string_view kRefusalMarker = "taco-refused: ";
 
 // SQL identifier in double quotes, inner quotes doubled: a"b → "a""b".
 std::string QuoteIdentifier(std::string_view name);

@@ -2,57 +2,18 @@
 #include "table/wkb_geometry.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
+
+#include "table/wkb_reader.h"
 
 namespace taco::table {
 namespace {
 
-constexpr int kMaxDepth = 32;
-
 struct Point {
   double x = 0, y = 0;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view data) : data_(data) {}
-  bool done() const { return pos_ == data_.size(); }
-  size_t remaining() const { return data_.size() - pos_; }
-  size_t pos() const { return pos_; }
-
-  Status Byte(uint8_t* out) {
-    if (remaining() < 1) return Truncated();
-    *out = static_cast<uint8_t>(data_[pos_++]);
-    return Status::OK();
-  }
-  Status U32(bool little, uint32_t* out) {
-    if (remaining() < 4) return Truncated();
-    uint32_t v;
-    std::memcpy(&v, data_.data() + pos_, 4);
-    pos_ += 4;
-    if (little != (std::endian::native == std::endian::little)) v = __builtin_bswap32(v);
-    *out = v;
-    return Status::OK();
-  }
-  Status F64(bool little, double* out) {
-    if (remaining() < 8) return Truncated();
-    uint64_t v;
-    std::memcpy(&v, data_.data() + pos_, 8);
-    pos_ += 8;
-    if (little != (std::endian::native == std::endian::little)) v = __builtin_bswap64(v);
-    std::memcpy(out, &v, 8);
-    return Status::OK();
-  }
-  Status Truncated() const { return Status::Corruption("WKB: truncated at byte " + std::to_string(pos_)); }
-
- private:
-  std::string_view data_;
-  size_t pos_ = 0;
 };
 
 bool Inside(const Point& p, const Box& b) {
@@ -115,15 +76,9 @@ class Tester {
     return Status::OK();
   }
 
-  Status Count(bool little, size_t item_bytes, uint32_t* n) {
-    TACO_RETURN_IF_ERROR(in_.U32(little, n));
-    if (item_bytes > 0 && static_cast<uint64_t>(*n) * item_bytes > in_.remaining()) return in_.Truncated();
-    return Status::OK();
-  }
-
   Status Points(bool little, int dims, std::vector<Point>* out) {
     uint32_t n = 0;
-    TACO_RETURN_IF_ERROR(Count(little, 8u * static_cast<size_t>(dims), &n));
+    TACO_RETURN_IF_ERROR(in_.Count(little, 8u * static_cast<size_t>(dims), &n));
     out->resize(n);
     for (auto& p : *out) TACO_RETURN_IF_ERROR(Coord(little, dims, &p));
     return Status::OK();
@@ -135,26 +90,12 @@ class Tester {
   }
 
   Status Geometry(int depth) {
-    if (depth > kMaxDepth) return Status::Corruption("WKB: geometry nested deeper than 32 levels");
-    uint8_t order = 0;
-    TACO_RETURN_IF_ERROR(in_.Byte(&order));
-    if (order > 1) return Status::Corruption("WKB: bad byte-order marker " + std::to_string(order));
-    const bool little = order == 1;
-    uint32_t code = 0;
-    TACO_RETURN_IF_ERROR(in_.U32(little, &code));
-    int dims = 2;
-    if (code & 0x80000000u) ++dims;
-    if (code & 0x40000000u) ++dims;
-    if (code & 0x20000000u) {
-      uint32_t srid;
-      TACO_RETURN_IF_ERROR(in_.U32(little, &srid));
-    }
-    code &= 0x0FFFFFFFu;
-    if (code >= 1000 && code < 4000) {
-      const uint32_t flavour = code / 1000;
-      dims = flavour == 3 ? 4 : 3;
-      code %= 1000;
-    }
+    if (depth > kMaxWkbDepth) return Status::Corruption("WKB: geometry nested deeper than 32 levels");
+    WkbHeader h;
+    TACO_RETURN_IF_ERROR(ReadWkbHeader(in_, &h));
+    const bool little = h.little;
+    const int dims = h.dims();
+    const uint32_t code = h.type;
     switch (code) {
       case 1: {
         Point p;
@@ -170,7 +111,7 @@ class Tester {
       }
       case 3: {
         uint32_t n = 0;
-        TACO_RETURN_IF_ERROR(Count(little, 4, &n));
+        TACO_RETURN_IF_ERROR(in_.Count(little, 4, &n));
         std::vector<std::vector<Point>> rings(n);
         for (auto& ring : rings) {
           TACO_RETURN_IF_ERROR(Points(little, dims, &ring));
@@ -186,7 +127,7 @@ class Tester {
       case 6:
       case 7: {
         uint32_t n = 0;
-        TACO_RETURN_IF_ERROR(Count(little, 5, &n));
+        TACO_RETURN_IF_ERROR(in_.Count(little, 5, &n));
         for (uint32_t i = 0; i < n; ++i) TACO_RETURN_IF_ERROR(Geometry(depth + 1));
         return Status::OK();
       }
@@ -195,7 +136,7 @@ class Tester {
     }
   }
 
-  Reader in_;
+  WkbReader in_;
   Box box_;
   bool hit_ = false;
 };

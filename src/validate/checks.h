@@ -4,7 +4,9 @@
 //                         ids, relative paths, padding, PIT; builds the Tree
 //   member_checks.cc      rows vs stored members (missing, member-offset, padding bytes), every
 //                         __meta__ vs its level (meta-consistency, level-schema), unreferenced
-//   collection_checks.cc  COLLECTION.json: fields, taco:pit_schema, taco:field_schema
+//   collection_checks.cc  COLLECTION.json: fields, extension keys, taco:pit_schema,
+//                         taco:field_schema
+//   optical_checks.cc     the OpticalData band table
 // Every check reports through the Reporter and never stops at the first violation.
 #ifndef TACO_VALIDATE_CHECKS_H_
 #define TACO_VALIDATE_CHECKS_H_
@@ -18,6 +20,8 @@
 #include <nlohmann/json.hpp>
 
 #include "table/engine.h"
+#include "taco/dataset.h"
+#include "taco/validate.h"
 #include "taco/value.h"
 #include "validate/container.h"
 #include "validate/reporter.h"
@@ -77,10 +81,29 @@ void CheckMembers(const Container& container, table::Engine& engine, const std::
 // Members not in `referenced` (TACO_HEADER, COLLECTION.json are always expected).
 void CheckUnreferenced(const Container& container, const std::set<std::string>& referenced, Reporter& rep);
 
+// The known fields, the extension keys and the OpticalData band table of a collection.
+void CheckCollectionFields(const nlohmann::ordered_json& collection, const std::vector<Table>& levels, Reporter& rep);
+
 // `collection` is nullopt when COLLECTION.json is missing or not a JSON object (already
 // reported). pit/field schemas are compared only when `levels_complete`.
 void CheckCollection(const std::optional<nlohmann::ordered_json>& collection, const std::vector<Table>& levels,
                      bool levels_complete, Reporter& rep);
+
+// optical_checks.cc: `optical:bands` (unique non-empty names, positive center_wavelength
+// and full_width_half_max), `optical:num_bands` == the number of bands, and, when any level
+// has `geotiff:stats`, == the band count of some stats row (rule optical-bands).
+void CheckOpticalBands(const nlohmann::ordered_json& collection, const std::vector<Table>& levels, Reporter& rep);
+
+// A ZIP or FOLDER dataset validated (validate.cc), with the level tables it could read.
+struct ContainerOutcome {
+  ValidationReport report;
+  std::vector<Table> levels;
+};
+Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetFormat format,
+                                           const ValidateOptions& options);
+
+// tacocat_checks.cc: a `.tacocat/` folder or `__TACOCAT__` file and every source ZIP it names.
+Result<ValidationReport> ValidateTacocat(const std::string& path, const ValidateOptions& options);
 
 }  // namespace taco::validate
 

@@ -28,11 +28,12 @@ constexpr KnownField kFields[] = {
     {"providers", true,
      "an array of providers {name, organization, email, role} or {name, roles, url, links}"},
     {"tasks", true, "an array of known tasks"},
-    {"taco_version", false, "a string"},
+    {"taco_version", false, "a version MAJOR.MINOR.PATCH, e.g. \"2.0.0\""},
     {"title", false, "null or a string of at most 250 characters"},
     {"curators", false, "null or an array of {name, organization, email, role}"},
     {"keywords", false, "null or an array of strings"},
-    {"extent", false, "{\"spatial\": [west, south, east, north], \"temporal\": null or [start, end]}"},
+    {"extent", false,
+     "{\"spatial\": [west, south, east, north], \"temporal\": null or [start, end] (ISO-8601, start <= end)}"},
 };
 
 std::string Strip(const std::string& message) {
@@ -56,6 +57,18 @@ void CheckFields(const ordered_json& c, Reporter& rep) {
     probe[f.key] = c.at(f.key);
     Status s = ValidateCollection(probe);
     if (!s.ok()) rep.Add("collection-field", kWhere + " " + f.key, Strip(s.message()), f.expected);
+  }
+}
+
+// Keys that are neither known fields nor generated ones are extension keys (spec §5.5.2).
+void CheckExtensionKeys(const ordered_json& c, Reporter& rep) {
+  for (const auto& [key, value] : c.items()) {
+    if (IsKnownCollectionKey(key)) continue;
+    Status s = ValidateExtensionKey(key);
+    if (!s.ok()) {
+      rep.Add("extension-key", kWhere + " key " + Quoted(key), s.message(),
+              "a key matching ^[a-zA-Z0-9_]+(:\\w+)?$, not internal:*");
+    }
   }
 }
 
@@ -147,10 +160,16 @@ void CheckFieldSchema(const ordered_json& c, const std::vector<Table>& levels, b
 
 }  // namespace
 
+void CheckCollectionFields(const ordered_json& collection, const std::vector<Table>& levels, Reporter& rep) {
+  CheckFields(collection, rep);
+  CheckExtensionKeys(collection, rep);
+  CheckOpticalBands(collection, levels, rep);
+}
+
 void CheckCollection(const std::optional<ordered_json>& collection, const std::vector<Table>& levels,
                      bool levels_complete, Reporter& rep) {
   if (!collection) return;
-  CheckFields(*collection, rep);
+  CheckCollectionFields(*collection, levels, rep);
   CheckPitSchema(*collection, levels, levels_complete, rep);
   CheckFieldSchema(*collection, levels, levels_complete, rep);
 }

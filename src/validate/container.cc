@@ -10,6 +10,26 @@ namespace taco::validate {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Metadata is untrusted (issue 16 B): a member path built from stored ids is looked up only
+// when it cannot leave the dataset ('..' or '.' components, absolute, backslashes). The
+// sample-id / relative-path rules report such ids.
+bool StaysInside(const std::string& archive_path) {
+  if (archive_path.empty() || archive_path.front() == '/' || archive_path.find('\\') != std::string::npos) return false;
+  size_t start = 0;
+  while (start <= archive_path.size()) {
+    size_t slash = archive_path.find('/', start);
+    if (slash == std::string::npos) slash = archive_path.size();
+    const std::string_view part(archive_path.data() + start, slash - start);
+    if (part == ".." || part == ".") return false;
+    start = slash + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(const std::string& path) {
   std::unique_ptr<ZipContainer> c(new ZipContainer());
   c->path_ = path;
@@ -53,6 +73,7 @@ Result<std::unique_ptr<FolderContainer>> FolderContainer::Open(const std::string
 }
 
 std::optional<MemberRange> FolderContainer::Find(const std::string& archive_path) const {
+  if (!StaysInside(archive_path)) return std::nullopt;
   std::error_code ec;
   const fs::path p = root_ + "/" + archive_path;
   if (!fs::is_regular_file(p, ec)) return std::nullopt;
@@ -62,6 +83,7 @@ std::optional<MemberRange> FolderContainer::Find(const std::string& archive_path
 }
 
 Result<RangeReaderPtr> FolderContainer::OpenMember(const std::string& archive_path) const {
+  if (!StaysInside(archive_path)) return Status::InvalidArgument(path_ + ": refused member path '" + archive_path + "'");
   return OpenLocalFile(root_ + "/" + archive_path);
 }
 
@@ -95,10 +117,19 @@ Result<std::unique_ptr<RemoteFolderContainer>> RemoteFolderContainer::Open(const
   c->path_ = path;
   c->root_ = path;
   while (c->root_.size() > 1 && c->root_.back() == '/') c->root_.pop_back();
+  (void)c->Ask("COLLECTION.json");
+  TACO_RETURN_IF_ERROR(c->LookupFailure());
   return c;
 }
 
+Status RemoteFolderContainer::LookupFailure() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (failure_.ok()) return failure_;
+  return Status(failure_.code(), path_ + ": cannot be validated: " + failure_.message());
+}
+
 std::optional<uint64_t> RemoteFolderContainer::Ask(const std::string& archive_path) const {
+  if (!StaysInside(archive_path) || archive_path.find_first_of("%?#") != std::string::npos) return std::nullopt;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = sizes_.find(archive_path);
@@ -107,6 +138,7 @@ std::optional<uint64_t> RemoteFolderContainer::Ask(const std::string& archive_pa
   auto size = FileSize(root_ + "/" + archive_path);
   std::optional<uint64_t> known = size.ok() ? *size : std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
+  if (!size.ok() && size.status().code() != StatusCode::kNotFound && failure_.ok()) failure_ = size.status();
   sizes_[archive_path] = known;
   return known;
 }
@@ -118,6 +150,9 @@ std::optional<MemberRange> RemoteFolderContainer::Find(const std::string& archiv
 }
 
 Result<RangeReaderPtr> RemoteFolderContainer::OpenMember(const std::string& archive_path) const {
+  if (!StaysInside(archive_path) || archive_path.find_first_of("%?#") != std::string::npos) {
+    return Status::InvalidArgument(path_ + ": refused member path '" + archive_path + "'");
+  }
   return OpenRangeReader(root_ + "/" + archive_path);
 }
 

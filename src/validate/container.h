@@ -43,6 +43,13 @@ class Container {
   virtual bool listable() const { return true; }
   // A hint that Find() will be asked for each of `archive_paths` (remote: asked in parallel).
   virtual void Prefetch(const std::vector<std::string>& archive_paths) const { (void)archive_paths; }
+  // OK, or the first failure other than "not found" met while looking files up (a server
+  // that ignores Range, 403, 5xx after retries): the report would be wrong, so Validate()
+  // returns this error instead of reporting the files as missing.
+  virtual Status LookupFailure() const { return Status::OK(); }
+  // True when reading member bytes costs no request (a local ZIP or FOLDER): the checks
+  // that read sample bytes (file-size) run only then.
+  virtual bool local() const { return true; }
 };
 
 class ZipContainer final : public Container {
@@ -55,6 +62,7 @@ class ZipContainer final : public Container {
   std::optional<MemberRange> Find(const std::string& archive_path) const override;
   Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
   std::vector<std::string> Members() const override;
+  bool local() const override { return !IsRemotePath(path_); }
 
   const RangeReaderPtr& reader() const { return reader_; }
   // Central-directory order, duplicates included.
@@ -87,7 +95,8 @@ class FolderContainer final : public Container {
 
 // A remote FOLDER (http(s)://, s3://, ..., /vsi…): a file is found with one small request
 // (FileSize: a one-byte ranged GET or GDAL's stat), remembered; Prefetch() asks many in
-// parallel. It cannot be listed.
+// parallel. It cannot be listed. Open() asks for COLLECTION.json first, so that a server
+// that cannot serve the dataset (ignores Range, refuses access) fails the run at once.
 class RemoteFolderContainer final : public Container {
  public:
   static Result<std::unique_ptr<RemoteFolderContainer>> Open(const std::string& path);
@@ -98,7 +107,9 @@ class RemoteFolderContainer final : public Container {
   Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
   std::vector<std::string> Members() const override { return {}; }
   bool listable() const override { return false; }
+  bool local() const override { return false; }
   void Prefetch(const std::vector<std::string>& archive_paths) const override;
+  Status LookupFailure() const override;
 
  private:
   RemoteFolderContainer() = default;
@@ -108,6 +119,7 @@ class RemoteFolderContainer final : public Container {
   std::string root_;  // the VSI path or URL, without trailing '/'
   mutable std::mutex mu_;
   mutable std::unordered_map<std::string, std::optional<uint64_t>> sizes_;
+  mutable Status failure_;  // the first lookup failure that is not NotFound
 };
 
 }  // namespace taco::validate

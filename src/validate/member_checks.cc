@@ -5,6 +5,7 @@
 
 #include "taco/model.h"
 #include "validate/checks.h"
+#include "validate/tiff_extent.h"
 
 namespace taco::validate {
 namespace {
@@ -48,6 +49,21 @@ struct MemberChecker {
     if (padding && m->size != 0) {
       rep.Add("padding", where, std::to_string(m->size) + " bytes in " + archive, "0 bytes");
     }
+  }
+
+  // A FILE sample stored as a TIFF must hold every byte its IFDs point at.
+  void CheckSize(const std::string& where, const std::string& archive, const MemberRange& m) {
+    auto reader = container.OpenMember(archive);
+    Result<std::optional<TiffExtent>> tiff = reader.ok() ? MeasureTiff(**reader)
+                                                         : Result<std::optional<TiffExtent>>(reader.status());
+    if (!tiff.ok()) {
+      rep.Add("unreadable-member", where, tiff.status().message(), "the sample's bytes");
+      return;
+    }
+    if (!*tiff || (*tiff)->required <= m.size) return;
+    rep.Add("file-size", where, std::to_string(m.size) + " bytes in " + archive,
+            "at least " + std::to_string((*tiff)->required) + " bytes: the TIFF's " + (*tiff)->what +
+                " ends there (truncated file)");
   }
 
   void CheckMeta(size_t d, size_t r, const std::string& archive, const std::string& folder_prefix) {
@@ -181,7 +197,9 @@ struct MemberChecker {
         const std::string archive = "DATA/" + path + (folder ? "__meta__" : "");
         const bool padding = IsPaddingId(tree.id[d][r]);
         CheckRow(tree.Where(d, r), archive, folder, padding, offset, size, r);
-        if (folder && container.Find(archive)) CheckMeta(d, r, archive, "DATA/" + path);
+        const std::optional<MemberRange> m = container.Find(archive);
+        if (folder && m) CheckMeta(d, r, archive, "DATA/" + path);
+        if (!folder && !padding && m && container.local()) CheckSize(tree.Where(d, r), archive, *m);
       }
     }
   }

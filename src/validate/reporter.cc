@@ -30,12 +30,21 @@ void Reporter::Add(std::string_view rule, std::string where, std::string found, 
   violations_.push_back(Violation{std::string(rule), std::move(where), std::move(found), std::move(expected)});
 }
 
+void Reporter::AddOmitted(std::string_view rule, uint64_t count) {
+  if (count == 0) return;
+  total_ += count;
+  auto it = extra_omitted_.find(rule);
+  if (it == extra_omitted_.end()) it = extra_omitted_.emplace(std::string(rule), 0).first;
+  it->second += count;
+}
+
 void Reporter::MoveInto(ValidationReport* report) {
   report->violations = std::move(violations_);
   violations_.clear();
   for (const auto& [rule, count] : counts_) {
     if (count > max_per_rule_) report->omitted[rule] = count - max_per_rule_;
   }
+  for (const auto& [rule, count] : extra_omitted_) report->omitted[rule] += count;
 }
 
 std::string Quoted(std::string_view text) {

@@ -20,6 +20,8 @@ class Reporter {
   explicit Reporter(size_t max_per_rule) : max_per_rule_(max_per_rule) {}
 
   void Add(std::string_view rule, std::string where, std::string found, std::string expected);
+  // `count` violations of `rule` found elsewhere and not listed (a part's omitted ones).
+  void AddOmitted(std::string_view rule, uint64_t count);
   // Moves the listed violations and the omitted counts into `report`.
   void MoveInto(ValidationReport* report);
   uint64_t total() const { return total_; }
@@ -29,6 +31,7 @@ class Reporter {
   uint64_t total_ = 0;
   std::map<std::string, uint64_t, std::less<>> counts_;
   std::vector<Violation> violations_;
+  std::map<std::string, uint64_t, std::less<>> extra_omitted_;
 };
 
 // "'text'", shortened to 80 bytes.

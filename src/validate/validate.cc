@@ -77,13 +77,10 @@ std::optional<nlohmann::ordered_json> LoadCollection(const Container& container,
   return j;
 }
 
-Result<ValidationReport> Run(const std::string& path, const ValidateOptions& options) {
-  TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
-  if (format == DatasetFormat::kLegacy) return ValidateLegacy(path, options);  // spec/LEGACY.md §12.3
-  if (format == DatasetFormat::kTacocat) {
-    return Status::NotSupported(path + ": validate checks ZIP and FOLDER datasets; validate the ZIPs of a TACOCAT one "
-                                       "by one");
-  }
+}  // namespace
+
+Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetFormat format,
+                                           const ValidateOptions& options) {
   Reporter rep(options.max_per_rule);
   std::unique_ptr<Container> container;
   std::optional<ZipHeaderInfo> header;
@@ -112,14 +109,29 @@ Result<ValidationReport> Run(const std::string& path, const ValidateOptions& opt
   // Without every level, DATA members cannot be attributed: skip the unreferenced check.
   if (levels.complete && container->listable()) CheckUnreferenced(*container, referenced, rep);
 
-  ValidationReport report;
+  TACO_RETURN_IF_ERROR(container->LookupFailure());
+  ContainerOutcome out;
   if (!container->listable()) {
-    report.notes.push_back("unreferenced-member not checked: a remote FOLDER cannot be listed");
+    out.report.notes.push_back("unreferenced-member not checked: a remote FOLDER cannot be listed");
   }
-  report.path = path;
-  report.format = std::string(DatasetFormatName(format));
-  rep.MoveInto(&report);
-  return report;
+  if (!container->local()) {
+    out.report.notes.push_back("file-size not checked: it reads every sample's TIFF header (one request each)");
+  }
+  out.report.path = path;
+  out.report.format = std::string(DatasetFormatName(format));
+  rep.MoveInto(&out.report);
+  out.levels = std::move(levels.tables);
+  return out;
+}
+
+namespace {
+
+Result<ValidationReport> Run(const std::string& path, const ValidateOptions& options) {
+  TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
+  if (format == DatasetFormat::kLegacy) return ValidateLegacy(path, options);  // spec/LEGACY.md §12.3
+  if (format == DatasetFormat::kTacocat) return ValidateTacocat(path, options);
+  TACO_ASSIGN_OR_RETURN(ContainerOutcome out, ValidateContainer(path, format, options));
+  return std::move(out.report);
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 // Create(): format choice, splitting / grouping into parts, atomic outputs (FORMAT §1.6, §7.5).
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <string_view>
 
+#include "taco/log.h"
 #include "taco/writer.h"
 #include "util/atomic_output.h"
 #include "write/outputs.h"
@@ -40,11 +43,28 @@ struct Part {
   std::string path;
 };
 
-Status CheckFolderName(const std::string& output) {
+// The reader detects the format from the name (FORMAT §5.4): refuse names it would read
+// as something else, so that every output opens.
+Status CheckOutputName(const std::string& output, OutputFormat format) {
   std::string name = fs::path(output).lexically_normal().filename().string();
   if (name.empty()) name = fs::path(output).lexically_normal().parent_path().filename().string();
-  if (name == ".tacocat" || name == "DATA" || name == "METADATA") {
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto ends = [&](std::string_view suffix) {
+    return lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends(".tacocat") || ends("__tacocat__")) {
+    return Status::InvalidArgument(output + ": a " + (format == OutputFormat::kZip ? "ZIP" : "FOLDER") +
+                                   " dataset may not be named *.tacocat or __TACOCAT__ (readers would open it as a "
+                                   "TACOCAT index)");
+  }
+  if (format == OutputFormat::kZip) return Status::OK();
+  if (name == "DATA" || name == "METADATA") {
     return Status::InvalidArgument(output + ": a FOLDER dataset may not be named '" + name + "'");
+  }
+  if (ends(".zip") || ends(".tacozip")) {
+    return Status::InvalidArgument(output + ": a FOLDER dataset may not be named *.zip or *.tacozip (readers would "
+                                            "open it as a ZIP); drop the suffix or write a ZIP (--format zip)");
   }
   return Status::OK();
 }
@@ -137,7 +157,7 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
   if (output.empty()) return Status::InvalidArgument("create: the output path is empty");
   OutputFormat format = options.format;
   if (format == OutputFormat::kAuto) format = HasZipSuffix(output) ? OutputFormat::kZip : OutputFormat::kFolder;
-  if (format == OutputFormat::kFolder) TACO_RETURN_IF_ERROR(CheckFolderName(output));
+  TACO_RETURN_IF_ERROR(CheckOutputName(output, format));
 
   std::vector<Part> parts;
   if (format == OutputFormat::kZip && !options.group_by.empty()) {
@@ -164,6 +184,7 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
   }
   TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
   write::Progress progress(taco.root().size_bytes(), options.progress);
+  const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < parts.size(); ++i) {
     TACO_ASSIGN_OR_RETURN(write::PreparedTaco prepared, write::Prepare(parts[i].taco));
     Status st = format == OutputFormat::kZip ? write::WriteZip(prepared, outs[i]->temp_path(), *engine, progress)
@@ -181,11 +202,18 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
     TACO_ASSIGN_OR_RETURN(tacocat, write::WriteTacocat(sources, parent_dir, tacocat_options));
   }
   std::vector<std::string> written;
-  for (auto& out : outs) {
-    TACO_RETURN_IF_ERROR(out->Commit());
-    written.push_back(out->final_path());
+  for (size_t i = 0; i < outs.size(); ++i) {
+    TACO_RETURN_IF_ERROR(outs[i]->Commit());
+    written.push_back(outs[i]->final_path());
+    Log(LogLevel::kVerbose, "wrote " + written.back() + " (" + (format == OutputFormat::kZip ? "zip" : "folder") +
+                                ", " + std::to_string(parts[i].taco.root().size_bytes()) + " bytes of samples)");
   }
-  if (tacocat) TACO_RETURN_IF_ERROR(tacocat->Commit());
+  if (tacocat) {
+    TACO_RETURN_IF_ERROR(tacocat->Commit());
+    Log(LogLevel::kVerbose, "wrote " + tacocat->final_path());
+  }
+  Log(LogLevel::kVerbose, "create: " + std::to_string(parts.size()) + (parts.size() == 1 ? " output" : " outputs") +
+                              " in " + ElapsedText(start));
   return written;
 }
 

@@ -1,6 +1,7 @@
 // MetadataSet: reading CSV / JSON Lines / Parquet metadata files (see metadata_files.h).
 #include "write/metadata_files.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -231,12 +232,39 @@ Status MetadataSet::AddFile(const std::string& path) {
   return Status::OK();
 }
 
-void MetadataSet::Finish() {
+Status MetadataSet::Finish(bool strict, std::vector<std::string>* widened) {
   types_.assign(columns_.size(), DataType::Null());
+  // Per column: the first cell of each type ("<type> (first at <where>: <text>)"), and
+  // whether the types conflict.
+  std::vector<std::vector<std::pair<std::string, std::string>>> firsts(columns_.size());
+  std::vector<bool> conflict(columns_.size(), false);
   for (const MetadataRow& row : rows_) {
-    for (const auto& [column, cell] : row.cells) types_[column] = UnifyTypes(types_[column], cell.type);
+    for (const auto& [column, cell] : row.cells) {
+      bool c = cell.mixed;
+      types_[column] = UnifyTypes(types_[column], cell.type, &c);
+      conflict[column] = conflict[column] || c;
+      const std::string type = cell.type.ToString() + (cell.mixed ? " of mixed items" : "");
+      auto& seen = firsts[column];
+      const bool known = std::any_of(seen.begin(), seen.end(), [&](const auto& f) { return f.first == type; });
+      if (!known) {
+        std::string text = cell.text.size() > 40 ? cell.text.substr(0, 37) + "..." : cell.text;
+        seen.emplace_back(type, row.where + ": " + text);
+      }
+    }
+  }
+  for (size_t column = 0; column < columns_.size(); ++column) {
+    if (!conflict[column]) continue;
+    std::string kinds;
+    for (const auto& [type, where] : firsts[column]) kinds += (kinds.empty() ? "" : ", ") + type + " (first at " + where + ")";
+    const std::string what = "metadata column " + Quote(columns_[column]) + " mixes types: " + kinds;
+    if (strict) {
+      return Status::InvalidArgument(what + "; make the values agree, or use the non-strict mode (--non-strict) to "
+                                            "store the column as text");
+    }
+    if (widened != nullptr) widened->push_back(what + "; stored as " + ResolveNulls(types_[column]).ToString());
   }
   for (DataType& type : types_) type = ResolveNulls(type);
+  return Status::OK();
 }
 
 Value MetadataSet::CellValue(size_t column, const MetadataCell& cell) const {

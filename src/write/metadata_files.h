@@ -15,7 +15,11 @@
 //      is an ISO-8601 date/datetime else string, array → list<union of its items>,
 //      object → struct (fields in first-seen order).
 //    Union: equal types stay; int32 ⊂ int64 ⊂ double, float ⊂ double; lists and structs
-//    unify item/field-wise; anything else mixed → string (each cell's text as written).
+//    unify item/field-wise. Anything else mixed (1 and "a", [1] and 1, a timestamp column
+//    with one "yesterday", a JSON array [1, "a"]) is a type conflict: Finish(strict=true)
+//    refuses it, naming the column and the first cell of each type (file:line and text);
+//    Finish(strict=false) stores the column as string (each cell's text as written) and
+//    reports it in `widened`.
 //    Empty CSV cells and JSON nulls are empty (null). A list whose items are all empty gets
 //    item type string.
 //  * Datetimes: YYYY-MM-DD, optionally [T or space]HH:MM[:SS[.fraction]], optionally Z or
@@ -48,6 +52,7 @@ struct MetadataCell {
   DataType type;
   Value value;
   std::string text;  // the cell as written (CSV text, JSON dump; JSON strings unquoted)
+  bool mixed = false;  // a JSON array/object whose items had conflicting types
 };
 
 // One row: the sample path and its non-empty cells (column index, cell).
@@ -63,7 +68,9 @@ class MetadataSet {
   // Reads one file (format by suffix) and appends its rows and new columns.
   Status AddFile(const std::string& path);
   // Fixes each column's type (the union of its cells). Call once, after the last AddFile.
-  void Finish();
+  // A column with a type conflict (see above) is InvalidArgument when `strict`, else stored
+  // as string with one line in `widened` (when not null) saying what was widened.
+  Status Finish(bool strict = true, std::vector<std::string>* widened = nullptr);
 
   const std::vector<std::string>& columns() const { return columns_; }
   // After Finish(): the type of each column (string for a column with no cells).
@@ -97,8 +104,9 @@ MetadataCell CellFromText(std::string_view text);
 // Types a JSON value (not null). InvalidArgument for values we cannot type (none today
 // except nested nulls-only structures, which become strings).
 MetadataCell CellFromJson(const nlohmann::ordered_json& value);
-// The union type of two cell types (see above). Null is the identity.
-DataType UnifyTypes(const DataType& a, const DataType& b);
+// The union type of two cell types (see above). Null is the identity. `conflict`, when not
+// null, is set when the union had to fall back to string (a type conflict).
+DataType UnifyTypes(const DataType& a, const DataType& b, bool* conflict = nullptr);
 // `cell` converted to `type` (a type UnifyTypes produced from the cell's type).
 Value CastCell(const MetadataCell& cell, const DataType& type);
 

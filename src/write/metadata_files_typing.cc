@@ -272,14 +272,17 @@ MetadataCell CellFromJson(const nlohmann::ordered_json& value) {
     case nlohmann::ordered_json::value_t::array: {
       std::vector<MetadataCell> items;
       DataType item_type = DataType::Null();
+      bool mixed = false;
       for (const auto& element : value) {
         if (element.is_null()) {
           items.push_back(MetadataCell{});
           continue;
         }
         items.push_back(CellFromJson(element));
-        item_type = UnifyTypes(item_type, items.back().type);
+        mixed = mixed || items.back().mixed;
+        item_type = UnifyTypes(item_type, items.back().type, &mixed);
       }
+      cell.mixed = mixed;
       ValueList list;
       list.reserve(items.size());
       for (const MetadataCell& item : items) list.push_back(CastCell(item, item_type));
@@ -297,6 +300,7 @@ MetadataCell CellFromJson(const nlohmann::ordered_json& value) {
           continue;
         }
         MetadataCell inner = CellFromJson(element);
+        cell.mixed = cell.mixed || inner.mixed;
         fields.emplace_back(key, inner.type);
         out.emplace_back(key, std::move(inner.value));
       }
@@ -312,7 +316,7 @@ MetadataCell CellFromJson(const nlohmann::ordered_json& value) {
   return cell;
 }
 
-DataType UnifyTypes(const DataType& a, const DataType& b) {
+DataType UnifyTypes(const DataType& a, const DataType& b, bool* conflict) {
   if (a.id == TypeId::kNull) return b;
   if (b.id == TypeId::kNull || a == b) return a;
   if (IsNumeric(a.id) && IsNumeric(b.id)) {
@@ -321,14 +325,14 @@ DataType UnifyTypes(const DataType& a, const DataType& b) {
     if (a_int && b_int) return DataType::Int64();
     return DataType::Double();
   }
-  if (a.id == TypeId::kList && b.id == TypeId::kList) return DataType::List(UnifyTypes(a.item(), b.item()));
+  if (a.id == TypeId::kList && b.id == TypeId::kList) return DataType::List(UnifyTypes(a.item(), b.item(), conflict));
   if (a.id == TypeId::kStruct && b.id == TypeId::kStruct) {
     std::vector<std::pair<std::string, DataType>> fields = a.children;
     for (const auto& [name, type] : b.children) {
       bool found = false;
       for (auto& field : fields) {
         if (field.first == name) {
-          field.second = UnifyTypes(field.second, type);
+          field.second = UnifyTypes(field.second, type, conflict);
           found = true;
         }
       }
@@ -336,6 +340,7 @@ DataType UnifyTypes(const DataType& a, const DataType& b) {
     }
     return DataType::Struct(std::move(fields));
   }
+  if (conflict != nullptr) *conflict = true;
   return DataType::String();
 }
 

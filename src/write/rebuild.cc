@@ -139,9 +139,10 @@ class Rebuilder {
   Result<Node> RootNode(const Table& rows, size_t i, const std::string& id) {
     const Value& vsi = rows.column(kGdalVsiColumn).values[i];
     const std::string want = vsi.is<std::string>() ? vsi.get<std::string>() : "";
-    TACO_ASSIGN_OR_RETURN(Node node, source_.Read(SampleKey(id)));
-    if (node.gdal_path == want) return node;
-    // Duplicate ids at level 0 (TACOCAT): select the row by its GDAL path instead.
+    Result<Node> node = source_.Read(SampleKey(id));
+    if (node.ok() && node->gdal_path == want) return node;
+    // Duplicate ids at level 0 (TACOCAT; Read refuses a shared id): select the row by its
+    // GDAL path instead.
     TACO_ASSIGN_OR_RETURN(auto one, source_.Sql("SELECT * FROM data_raw WHERE \"internal:gdal_vsi\" = " +
                                                 QuoteSql(want)));
     return one->Read(SampleKey(int64_t{0}));

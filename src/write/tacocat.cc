@@ -172,6 +172,64 @@ Result<std::string> CommonDirectory(const std::vector<TacocatSource>& sources) {
   return common;
 }
 
+// Level-0 ids found in more than one input: reported through options.warn (a reader
+// refuses to resolve them by id).
+Status ReportSharedIds(table::Engine& engine, const std::vector<std::vector<MountedLevel>>& mounted,
+                       const std::vector<OpenedSource>& opened, const TacocatOptions& options) {
+  if (!options.warn || opened.size() < 2) return Status::OK();
+  std::string unions;
+  for (size_t i = 0; i < opened.size(); ++i) {
+    if (mounted[i].empty()) continue;
+    unions += (unions.empty() ? "" : " UNION ALL ") + std::string("SELECT DISTINCT id, ") + std::to_string(i) +
+              " AS input FROM read_parquet(" + QuoteString(mounted[i][0].path) + ")";
+  }
+  TACO_ASSIGN_OR_RETURN(
+      Table shared,
+      engine.Query("SELECT id, list(input ORDER BY input) AS inputs, count(*) OVER () AS n FROM (" + unions +
+                   ") WHERE NOT coalesce(starts_with(id, '__TACOPAD__'), false) GROUP BY id HAVING count(*) > 1 "
+                   "ORDER BY min(input), id LIMIT 1"));
+  if (shared.num_rows() == 0) return Status::OK();
+  const Value& id = shared.columns[0].values[0];
+  const Value& inputs = shared.columns[1].values[0];
+  const int64_t n = shared.columns[2].values[0].is<int64_t>() ? shared.columns[2].values[0].get<int64_t>() : 1;
+  std::string where;
+  if (inputs.is<ValueList>()) {
+    for (const Value& v : inputs.get<ValueList>()) {
+      if (!v.is<int32_t>() && !v.is<int64_t>()) continue;
+      const size_t i = static_cast<size_t>(v.is<int32_t>() ? v.get<int32_t>() : v.get<int64_t>());
+      if (i < opened.size()) where += (where.empty() ? "" : ", ") + opened[i].source.file_name;
+    }
+  }
+  options.warn(std::to_string(n) + " level-0 id" + (n == 1 ? " is" : "s are") + " in more than one input (first: '" +
+               (id.is<std::string>() ? id.get<std::string>() : "?") + "' in " + where +
+               "): readers refuse to resolve a shared id; reach those samples by position (@N) or select them with "
+               "internal:source_file");
+  return Status::OK();
+}
+
+// `internal:source_file` of each input: its path relative to `dir` (see taco/tacocat.h).
+Status RelativizeSources(std::vector<TacocatSource>* sources, const std::string& dir) {
+  std::error_code ec;
+  const fs::path base = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  std::set<std::string> names;
+  for (TacocatSource& s : *sources) {
+    if (IsRemotePath(s.path)) continue;  // the base name; read with base_path
+    const fs::path input = fs::weakly_canonical(fs::absolute(s.path, ec), ec);
+    const fs::path rel = input.lexically_relative(base);
+    const std::string text = rel.generic_string();
+    if (rel.empty() || rel.is_absolute() || text == "." || text.rfind("..", 0) == 0) {
+      return Status::InvalidArgument(
+          s.path + ": is not inside the output directory " + base.string() +
+          ": a TACOCAT finds its ZIPs by paths relative to its own directory, and readers refuse paths that "
+          "leave it; write the TACOCAT into the inputs' directory (the default) or a directory that contains "
+          "them, or move it afterwards and read it with --base-path DIR");
+    }
+    s.file_name = text;
+    if (!names.insert(text).second) return Status::InvalidArgument(s.path + ": given twice");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSource>& sources, const std::string& dir,
@@ -208,6 +266,7 @@ Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSour
       mounted[i].push_back(std::move(m));
     }
   }
+  TACO_RETURN_IF_ERROR(ReportSharedIds(*engine, mounted, opened, options));
   TacollectionOptions collection_options;
   collection_options.validate_fields = !options.align_schemas;
   TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json collection, BuildTacollectionFromSources(opened, collection_options));
@@ -266,6 +325,8 @@ Result<std::string> CreateTacocat(const std::vector<std::string>& inputs, const 
   std::string dir = options.output_dir;
   if (dir.empty()) {
     TACO_ASSIGN_OR_RETURN(dir, write::CommonDirectory(sources));
+  } else {
+    TACO_RETURN_IF_ERROR(write::RelativizeSources(&sources, dir));
   }
   TACO_ASSIGN_OR_RETURN(auto out, write::WriteTacocat(sources, dir, options));
   TACO_RETURN_IF_ERROR(out->Commit());

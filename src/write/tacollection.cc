@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "model/metadata.h"
 #include "taco/tacocat.h"
 #include "util/atomic_output.h"
 #include "util/file_copy.h"
@@ -208,7 +209,7 @@ Result<Json> BuildTacollectionFromSources(const std::vector<OpenedSource>& sourc
     }
   }
 
-  std::optional<std::array<double, 4>> spatial;
+  std::vector<std::array<double, 4>> boxes;
   std::optional<std::array<int64_t, 2>> temporal;
   Json ids = Json::array(), files = Json::array(), extents = Json::array();
   for (const OpenedSource& s : sources) {
@@ -236,14 +237,7 @@ Result<Json> BuildTacollectionFromSources(const std::vector<OpenedSource>& sourc
     Json entry = {{"file", s.source.file_name}, {"id", s.collection.value("id", Json())}};
     if (auto sp = SpatialOf(s.collection)) {
       entry["spatial"] = {(*sp)[0], (*sp)[1], (*sp)[2], (*sp)[3]};
-      if (!spatial) {
-        spatial = sp;
-      } else {
-        (*spatial)[0] = std::min((*spatial)[0], (*sp)[0]);
-        (*spatial)[1] = std::min((*spatial)[1], (*sp)[1]);
-        (*spatial)[2] = std::max((*spatial)[2], (*sp)[2]);
-        (*spatial)[3] = std::max((*spatial)[3], (*sp)[3]);
-      }
+      boxes.push_back(*sp);
     }
     TACO_ASSIGN_OR_RETURN(auto tp, TemporalOf(s.collection, name));
     if (tp) {
@@ -263,11 +257,10 @@ Result<Json> BuildTacollectionFromSources(const std::vector<OpenedSource>& sourc
   pit["root"]["n"] = root_n;
 
   Json extent = Json::object();
-  if (spatial) {
-    extent["spatial"] = {(*spatial)[0], (*spatial)[1], (*spatial)[2], (*spatial)[3]};
-  } else {
-    extent["spatial"] = {-180.0, -90.0, 180.0, 90.0};
-  }
+  // Merged on the longitude circle (west > east across the antimeridian), as create does
+  // for one dataset (model/metadata.h).
+  const std::array<double, 4> spatial = model::MergeBoxes(boxes);
+  extent["spatial"] = {spatial[0], spatial[1], spatial[2], spatial[3]};
   extent["temporal"] = temporal ? Json{FormatInstant((*temporal)[0]), FormatInstant((*temporal)[1])} : Json();
   out["extent"] = std::move(extent);
   out["taco:pit_schema"] = std::move(pit);

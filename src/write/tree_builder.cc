@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "taco/extensions.h"
 #include "util/quote.h"
@@ -32,29 +34,79 @@ void CollectLevels(TreeNode* node, std::vector<std::vector<TreeNode*>>* levels) 
   }
 }
 
+constexpr size_t kListed = 5;  // paths named in a message before "..."
+
 // Metadata columns → fields of every node of the levels each column belongs to.
-Status ApplyMetadata(const std::string& src, const std::vector<std::string>& files,
+// Every metadata row whose path is no sample, in one error (the first in full, then a count
+// and a few more).
+Status UnmatchedRows(const std::string& src, const std::vector<const write::MetadataRow*>& rows) {
+  const write::MetadataRow& first = *rows.front();
+  std::string message = first.where + ": path " + Quote(first.path) + " matches no sample under " + src;
+  if (rows.size() > 1) {
+    message += " (and " + std::to_string(rows.size() - 1) + " more:";
+    for (size_t i = 1; i < rows.size() && i <= kListed; ++i) {
+      message += (i > 1 ? ", " : " ") + rows[i]->where + " " + Quote(rows[i]->path);
+    }
+    message += rows.size() - 1 > kListed ? ", ...)" : ")";
+  }
+  return Status::InvalidArgument(message);
+}
+
+// Samples of the levels metadata describes that no row covers: a warning, or an error with
+// require_metadata.
+Status UncoveredSamples(const std::vector<std::vector<TreeNode*>>& levels, const std::vector<bool>& described,
+                        const std::unordered_set<const TreeNode*>& covered, const DirectoryOptions& options,
+                        std::vector<std::string>* warnings) {
+  for (size_t level = 0; level < levels.size(); ++level) {
+    if (!described[level]) continue;
+    std::vector<const TreeNode*> missing;
+    for (const TreeNode* node : levels[level]) {
+      if (covered.count(node) == 0) missing.push_back(node);
+    }
+    if (missing.empty()) continue;
+    std::string message = std::to_string(missing.size()) + " of " + std::to_string(levels[level].size()) +
+                          " samples of level " + std::to_string(level) + " have no metadata row (their columns are null):";
+    for (size_t i = 0; i < missing.size() && i < kListed; ++i) message += (i ? ", " : " ") + Quote(missing[i]->rel);
+    if (missing.size() > kListed) message += ", ...";
+    if (options.require_metadata) return Status::InvalidArgument(message + " (--require-metadata)");
+    warnings->push_back(std::move(message));
+  }
+  return Status::OK();
+}
+
+Status ApplyMetadata(const std::string& src, const DirectoryOptions& options,
                      const std::unordered_map<std::string, TreeNode*>& index,
-                     const std::vector<std::vector<TreeNode*>>& levels) {
+                     const std::vector<std::vector<TreeNode*>>& levels, std::vector<std::string>* warnings) {
+  const std::vector<std::string>& files = options.metadata_files;
   if (files.empty()) return Status::OK();
   write::MetadataSet set;
   for (const std::string& file : files) TACO_RETURN_IF_ERROR(set.AddFile(file));
-  set.Finish();
+  std::vector<std::string> widened;
+  TACO_RETURN_IF_ERROR(set.Finish(options.strict_schema, &widened));
+  for (std::string& w : widened) warnings->push_back(std::move(w));
   const size_t num_columns = set.columns().size();
   // Per node: column → cell. Per level: which columns have a cell there.
   std::unordered_map<const TreeNode*, std::map<size_t, const write::MetadataCell*>> cells;
   std::vector<std::vector<bool>> used(levels.size(), std::vector<bool>(num_columns, false));
+  std::vector<bool> described(levels.size(), false);
+  std::unordered_set<const TreeNode*> covered;
+  std::vector<const write::MetadataRow*> unmatched;
   for (const write::MetadataRow& row : set.rows()) {
     auto it = index.find(row.path);
     if (it == index.end()) {
-      return Status::InvalidArgument(row.where + ": path " + Quote(row.path) + " matches no sample under " + src);
+      unmatched.push_back(&row);
+      continue;
     }
     const TreeNode* node = it->second;
+    covered.insert(node);
+    described[static_cast<size_t>(node->level)] = true;
     for (const auto& [column, cell] : row.cells) {
       cells[node][column] = &cell;
       used[static_cast<size_t>(node->level)][column] = true;
     }
   }
+  if (!unmatched.empty()) return UnmatchedRows(src, unmatched);
+  TACO_RETURN_IF_ERROR(UncoveredSamples(levels, described, covered, options, warnings));
   for (size_t level = 0; level < levels.size(); ++level) {
     for (TreeNode* node : levels[level]) {
       auto node_cells = cells.find(node);
@@ -220,7 +272,8 @@ Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& o
   std::vector<std::vector<TreeNode*>> levels;
   CollectLevels(&root, &levels);
 
-  TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options.metadata_files, index, levels));
+  std::vector<std::string> warnings;  // reported once the Taco is built
+  TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options, index, levels, &warnings));
   TACO_RETURN_IF_ERROR(ApplyExtensions(options.extensions, options.extension_settings, levels, options.progress));
 
   BuildContext ctx;
@@ -235,6 +288,9 @@ Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& o
   }
   Result<Taco> taco = Taco::Make(std::move(tortilla), options.collection);
   if (!taco.ok()) return taco.status().WithPrefix(root.path);
+  if (options.warning) {
+    for (const std::string& w : warnings) options.warning(w);
+  }
   return taco;
 }
 

@@ -51,7 +51,7 @@ TEST(ReadCommand, Errors) {
   EXPECT_EQ(range.err, "taco: " + path + ": index 5 out of range: the dataset has 5 rows\n");
   CommandResult deeper = RunTaco("read " + ShellQuote(path) + " 0 0");
   EXPECT_EQ(deeper.exit_code, 2);
-  EXPECT_EQ(deeper.err, "taco: " + path + ": sample 'sample_0' is a FILE; it has no child 0\n");
+  EXPECT_EQ(deeper.err, "taco: " + path + ": sample 'sample_0' is a FILE; it has no child '0'\n");
   CommandResult nokey = RunTaco("read " + ShellQuote(path));
   EXPECT_EQ(nokey.exit_code, 2);
   EXPECT_EQ(nokey.out, "");

@@ -79,9 +79,10 @@ TEST(SqlCommand, TableFormatForPeople) {
             "americas  americas\n"
             "asia      asia\n"
             "europe    europe\n");
+  // Geometries (WKB) are shown as WKT, cut to 40 characters without a terminal.
   CommandResult bin = RunTaco("sql " + Flat() + " 'select \"istac:geometry\" as g from data limit 1'");
-  EXPECT_NE(bin.out.find("0x0103000000"), std::string::npos);
-  EXPECT_NE(bin.out.find("..."), std::string::npos);
+  EXPECT_NE(bin.out.find("POLYGON (("), std::string::npos) << bin.out;
+  EXPECT_NE(bin.out.find("..."), std::string::npos) << bin.out;
 }
 
 TEST(SqlCommand, Errors) {

@@ -292,7 +292,7 @@ TEST(ConvertSafety, FolderMetaWithTraversalIdIsRefused) {
   auto r = Convert(src, out);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument) << r.status().ToString();
-  EXPECT_NE(r.status().message().find("europe/../../../evil"), std::string::npos) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("../../../evil"), std::string::npos) << r.status().ToString();
   EXPECT_FALSE(fs::exists(out));
   EXPECT_FALSE(fs::exists(tmp / "evil"));
 }

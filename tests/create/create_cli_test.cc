@@ -167,7 +167,13 @@ TEST(CreateCommand, ThreeLevelTreeAsZip) {
   CommandResult r = RunTaco(tree.CreateArgs(out));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, out + "\n");
-  EXPECT_EQ(r.err, "");  // stderr is not a terminal here: no progress bar
+  // stderr is not a terminal here: no progress bar; the sparse metadata is reported.
+  EXPECT_EQ(r.err,
+            "taco: warning: 4 of 6 samples of level 1 have no metadata row (their columns are null): 'tile_c/s2', "
+            "'tile_c/s1', 'tile_a/s1', 'tile_b/s2'\n"
+            "taco: warning: 11 of 14 samples of level 2 have no metadata row (their columns are null): "
+            "'tile_c/s2/B02.tif', 'tile_c/s2/B03.tif', 'tile_c/s1/VH.tif', 'tile_a/s2/B02.tif', 'tile_a/s2/B03.tif', "
+            "...\n");
   nlohmann::json info = Info(out);
   EXPECT_EQ(info["format"], "zip");
   EXPECT_EQ(info["id"], "three_levels");

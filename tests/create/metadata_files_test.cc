@@ -123,7 +123,11 @@ TEST(MetadataSetTest, CsvColumnsAreTypedOverAllCells) {
             "c/d,,,,,,,\n");
   MetadataSet set;
   ASSERT_TRUE(set.AddFile(csv).ok());
-  set.Finish();
+  std::vector<std::string> widened;
+  ASSERT_TRUE(set.Finish(/*strict=*/false, &widened).ok());
+  ASSERT_EQ(widened.size(), 1u);
+  EXPECT_EQ(widened[0], "metadata column 'mixed' mixes types: int64 (first at " + csv + ":2: 1), bool (first at " +
+                            csv + ":3: true); stored as string");
   EXPECT_EQ(set.columns(), (std::vector<std::string>{"ints", "nums", "flags", "when", "text", "mixed"}));
   std::vector<std::string> types;
   for (const DataType& t : set.types()) types.push_back(t.ToString());
@@ -146,7 +150,7 @@ TEST(MetadataSetTest, JsonLinesKeepTypesAndListsAndMergeColumns) {
   MetadataSet set;
   ASSERT_TRUE(set.AddFile(dir / "a.csv").ok());
   ASSERT_TRUE(set.AddFile(dir / "b.jsonl").ok());
-  set.Finish();
+  ASSERT_TRUE(set.Finish().ok());
   EXPECT_EQ(set.columns(), (std::vector<std::string>{"x", "y"}));
   EXPECT_EQ(set.types()[0], DataType::Double());
   EXPECT_EQ(set.types()[1], DataType::List(DataType::Int64()));
@@ -167,7 +171,7 @@ TEST(MetadataSetTest, ParquetColumnsKeepTheirTypes) {
   MetadataSet set;
   Status status = set.AddFile(dir / "m.parquet");
   ASSERT_TRUE(status.ok()) << status.ToString();
-  set.Finish();
+  ASSERT_TRUE(set.Finish().ok());
   EXPECT_EQ(set.columns(), (std::vector<std::string>{"k", "l"}));
   EXPECT_EQ(set.types()[0], DataType::Int32());
   EXPECT_EQ(set.types()[1], DataType::List(DataType::Double()));
@@ -175,6 +179,43 @@ TEST(MetadataSetTest, ParquetColumnsKeepTheirTypes) {
   EXPECT_EQ(set.rows()[1].path, "b");
   EXPECT_TRUE(set.rows()[1].cells.empty());
   EXPECT_EQ(set.rows()[1].where, dir / "m.parquet:2");
+}
+
+TEST(MetadataSetTest, TypeConflictsAreRefusedWhenStrict) {
+  TempDir dir;
+  auto finish = [&](const std::string& name, const std::string& text, bool strict, std::vector<std::string>* widened) {
+    WriteFile(dir / name, text);
+    MetadataSet set;
+    Status added = set.AddFile(dir / name);
+    EXPECT_TRUE(added.ok()) << added.ToString();
+    return set.Finish(strict, widened);
+  };
+  Status a = finish("a.jsonl", "{\"path\": \"p\", \"x\": 1}\n{\"path\": \"q\", \"x\": \"a\"}\n", true, nullptr);
+  EXPECT_EQ(a.message(), "metadata column 'x' mixes types: int64 (first at " + dir / "a.jsonl:1: 1), string (first at " +
+                             dir / "a.jsonl:2: a); make the values agree, or use the non-strict mode (--non-strict) to "
+                             "store the column as text");
+  Status b = finish("b.jsonl", "{\"path\": \"p\", \"x\": [1]}\n{\"path\": \"q\", \"x\": 1}\n", true, nullptr);
+  EXPECT_NE(b.message().find("list<item: int64> (first at " + dir / "b.jsonl:1: [1]), int64 (first at"), std::string::npos)
+      << b.message();
+  Status c = finish("c.csv", "path,when\np,2023-01-01\nq,2023-01-02\nr,yesterday\n", true, nullptr);
+  EXPECT_NE(c.message().find("timestamp[us] (first at " + dir / "c.csv:2: 2023-01-01), string (first at " +
+                             dir / "c.csv:4: yesterday)"),
+            std::string::npos)
+      << c.message();
+  Status d = finish("d.jsonl", "{\"path\": \"p\", \"x\": [1, \"a\"]}\n", true, nullptr);
+  EXPECT_NE(d.message().find("list<item: string> of mixed items (first at"), std::string::npos) << d.message();
+  // Compatible values are no conflict: ints and doubles, lists of them, structs with new fields.
+  std::vector<std::string> widened;
+  EXPECT_TRUE(finish("e.jsonl",
+                     "{\"path\": \"p\", \"x\": 1, \"y\": [1], \"z\": {\"a\": 1}}\n"
+                     "{\"path\": \"q\", \"x\": 2.5, \"y\": [2.5], \"z\": {\"b\": \"s\"}}\n",
+                     true, &widened)
+                  .ok());
+  EXPECT_TRUE(widened.empty());
+  // Non-strict: widened and reported.
+  EXPECT_TRUE(finish("c.csv", "path,when\np,2023-01-01\nr,yesterday\n", false, &widened).ok());
+  ASSERT_EQ(widened.size(), 1u);
+  EXPECT_NE(widened[0].find("stored as string"), std::string::npos);
 }
 
 TEST(MetadataSetTest, ErrorsNameFileAndLine) {

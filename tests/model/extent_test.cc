@@ -116,5 +116,21 @@ TEST(ExtentTest, NullsAndErrors) {
   EXPECT_EQ(e.status().message(), "level0: column 'stac:centroid' has type string, expected binary (WKB points)");
 }
 
+TEST(ExtentTest, MergeBoxesOnTheCircle) {
+  using Box = std::array<double, 4>;
+  // The case: the Pacific box survives.
+  EXPECT_EQ(model::MergeBoxes({Box{170, -20, -170, -10}, Box{10, 40, 20, 50}}), (Box{10, -20, -170, 50}));
+  // Plain boxes: as min/max.
+  EXPECT_EQ(model::MergeBoxes({Box{-10, 0, 10, 5}, Box{20, -5, 30, 1}}), (Box{-10, -5, 30, 5}));
+  // Two crossing boxes and one overlapping both.
+  EXPECT_EQ(model::MergeBoxes({Box{170, 0, -175, 1}, Box{175, 0, -170, 1}}), (Box{170, 0, -170, 1}));
+  // Covering the circle (or a global input) gives the whole circle.
+  EXPECT_EQ(model::MergeBoxes({Box{-180, -90, 180, 90}, Box{10, 0, 20, 1}}), (Box{-180, -90, 180, 90}));
+  EXPECT_EQ(model::MergeBoxes({Box{0, 0, 179, 1}, Box{179, 0, 0, 1}}), (Box{-180, 0, 180, 1}));
+  EXPECT_EQ(model::MergeBoxes({}), (Box{-180, -90, 180, 90}));
+  // Points are degenerate arcs: the same answer as ComputeExtent.
+  EXPECT_EQ(model::CoverLongitudes({{175, 175}, {-175, -175}, {15, 15}}), (std::array<double, 2>{15, -175}));
+}
+
 }  // namespace
 }  // namespace taco

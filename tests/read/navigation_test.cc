@@ -155,10 +155,29 @@ TEST(Navigation, Errors) {
 }
 
 TEST(Navigation, ParseSampleKey) {
-  EXPECT_EQ(ParseSampleKey("12"), SampleKey(int64_t{12}));
+  EXPECT_EQ(ParseSampleKey("@12"), SampleKey(int64_t{12}));
+  EXPECT_EQ(ParseSampleKey("12"), SampleKey(TextKey{"12"}));
+  EXPECT_EQ(ParseSampleKey("0007"), SampleKey(TextKey{"0007"}));
   EXPECT_EQ(ParseSampleKey("item_1"), SampleKey(std::string("item_1")));
+  EXPECT_EQ(ParseSampleKey("@x"), SampleKey(std::string("@x")));
+  EXPECT_EQ(ParseSampleKey("@"), SampleKey(std::string("@")));
   EXPECT_EQ(ParseSampleKey("-1"), SampleKey(std::string("-1")));
   EXPECT_EQ(ParseSampleKey(""), SampleKey(std::string("")));
+  EXPECT_EQ(SampleKeyText(SampleKey(int64_t{3})), "@3");
+  EXPECT_EQ(SampleKeyText(ParseSampleKey("0007")), "'0007'");
+}
+
+TEST(Navigation, KeysNeverReachAnotherSample) {
+  // Library semantics: int64 = position, std::string = exactly that id.
+  auto ds = OpenOrDie(FlatZip());
+  ASSERT_NE(ds, nullptr);
+  EXPECT_EQ(ValueOrDie(ds->Read(SampleKey(int64_t{1}))).id, "sample_1");
+  EXPECT_FALSE(ds->Read(SampleKey(std::string("1"))).ok());      // no id "1"
+  EXPECT_EQ(ValueOrDie(ds->Read(ParseSampleKey("1"))).id, "sample_1");  // no numeric ids: a position
+  for (int i = 0; i < 3; ++i) {  // the same answers once the rows are cached
+    EXPECT_EQ(ValueOrDie(ds->Read(ParseSampleKey("3"))).id, "sample_3");
+    EXPECT_FALSE(ds->Read(SampleKey(std::string("3"))).ok());
+  }
 }
 
 }  // namespace

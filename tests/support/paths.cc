@@ -65,6 +65,9 @@ CommandResult RunCommand(const std::string& command) {
   return r;
 }
 
-CommandResult RunTaco(const std::string& args) { return RunCommand(ShellQuote(TACO_CLI_PATH) + " " + args); }
+CommandResult RunTaco(const std::string& args) {
+  const char* other = std::getenv("TACO_CLI_UNDER_TEST");
+  return RunCommand(ShellQuote(other != nullptr && *other != '\0' ? other : TACO_CLI_PATH) + " " + args);
+}
 
 }  // namespace taco::testing

@@ -31,7 +31,9 @@ struct CommandResult {
 
 // Runs `command` with /bin/sh, capturing stdout and stderr separately.
 CommandResult RunCommand(const std::string& command);
-// Runs the built `taco` executable with `args` (already shell-quoted as needed).
+// Runs the built `taco` executable with `args` (already shell-quoted as needed);
+// TACO_CLI_UNDER_TEST=/path/to/taco runs another build instead (e.g. to show that a CLI test
+// fails on an older `taco`).
 CommandResult RunTaco(const std::string& args);
 // Single-quotes `s` for /bin/sh.
 std::string ShellQuote(const std::string& s);

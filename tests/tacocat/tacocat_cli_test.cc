@@ -132,18 +132,25 @@ TEST_F(TacocatCliTest, TacocatSingleFileAndOutputDir) {
   EXPECT_EQ(LastLine(r.out), fs::absolute(dir_ / "out").lexically_normal().string() + "/__TACOCAT__");
   CheckConsolidated(dir_ / "out/__TACOCAT__");
 
+  // A directory above the parts: the index stores paths relative to itself (out/...).
+  auto above = RunTaco("tacocat" + PartArgs() + " -o " + ShellQuote(dir_.path()));
+  ASSERT_EQ(above.exit_code, 0) << above.err;
+  EXPECT_TRUE(fs::exists(dir_ / ".tacocat/level0.parquet"));
+  CheckConsolidated(dir_ / ".tacocat");
+  // A directory that does not hold them: refused (readers would not follow the paths).
   auto elsewhere = RunTaco("tacocat" + PartArgs() + " -o " + ShellQuote(dir_ / "elsewhere"));
-  ASSERT_EQ(elsewhere.exit_code, 0) << elsewhere.err;
-  EXPECT_TRUE(fs::exists(dir_ / "elsewhere/.tacocat/level0.parquet"));
+  EXPECT_EQ(elsewhere.exit_code, 2);
+  EXPECT_NE(elsewhere.err.find("is not inside the output directory"), std::string::npos) << elsewhere.err;
+  EXPECT_FALSE(fs::exists(dir_ / "elsewhere/.tacocat"));
 }
 
 TEST_F(TacocatCliTest, BadInputs) {
   auto missing = RunTaco("tacocat " + ShellQuote(parts_[0]) + " " + ShellQuote(dir_ / "out/none.tacozip") +
-                         " -o " + ShellQuote(dir_ / "x"));
+                         " -o " + ShellQuote(dir_.path()));
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("none.tacozip"), std::string::npos) << missing.err;
   EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
-  EXPECT_FALSE(fs::exists(dir_ / "x/.tacocat"));
+  EXPECT_FALSE(fs::exists(dir_ / ".tacocat"));
 
   fs::create_directories(dir_ / "other");
   WriteFile(dir_ / "other/extra.tacozip", "x");

@@ -181,23 +181,35 @@ TEST(TacocatTest, SingleFileMatchesParts) {
 TEST(TacocatTest, BasePathOverride) {
   TempDir dir;
   auto parts = WriteParts(dir.path(), DefaultRegions());
-  TacocatOptions options;
-  options.output_dir = dir / "elsewhere";
-  auto written = CreateTacocat(parts, options);
+  // Written beside the parts, then moved away from them.
+  auto written = CreateTacocat(parts);
   ASSERT_TRUE(written.ok()) << written.status().ToString();
+  fs::create_directories(dir / "elsewhere");
+  const std::string moved = dir / "elsewhere/.tacocat";
+  fs::rename(*written, moved);
 
   // Without base_path the ZIPs are looked for beside .tacocat: not there.
-  auto lost = MustOpen(*written);
+  auto lost = MustOpen(moved);
   ASSERT_NE(lost, nullptr);
   auto node = lost->ReadPath({int64_t{0}, int64_t{0}});
   EXPECT_FALSE(node.ok());
 
   OpenOptions open;
   open.base_path = dir.path();
-  ExpectMatchesParts(*written, parts, open);
-  auto cat = MustOpen(*written, open);
+  ExpectMatchesParts(moved, parts, open);
+  auto cat = MustOpen(moved, open);
   ASSERT_NE(cat, nullptr);
   EXPECT_EQ(cat->vsi_root(), ToVsiPath(dir.path()));
+
+  // Written into a directory that does not hold the parts: refused, nothing written.
+  TacocatOptions options;
+  options.output_dir = dir / "other";
+  fs::create_directories(options.output_dir);
+  auto refused = CreateTacocat(parts, options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("is not inside the output directory"), std::string::npos)
+      << refused.status().ToString();
+  EXPECT_FALSE(fs::exists(dir / "other/.tacocat"));
 }
 
 TEST(TacocatTest, StrictSchemaMismatchNamesInputAndColumn) {

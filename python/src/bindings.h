@@ -1,0 +1,14 @@
+// The parts of taco_cpp._native, each registered from its own file by NB_MODULE (module.cc).
+#ifndef TACO_PYTHON_BINDINGS_H_
+#define TACO_PYTHON_BINDINGS_H_
+
+#include <nanobind/nanobind.h>
+
+namespace taco::py {
+
+void BindReader(nanobind::module_& m);  // reader_bindings.cc
+void BindWriter(nanobind::module_& m);  // writer_bindings.cc
+
+}  // namespace taco::py
+
+#endif  // TACO_PYTHON_BINDINGS_H_

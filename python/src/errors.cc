@@ -1,0 +1,63 @@
+#include "errors.h"
+
+#include <string_view>
+
+namespace nb = nanobind;
+
+namespace taco::py {
+namespace {
+
+// The taco_cpp.errors class name for a code.
+const char* ClassName(StatusCode code) {
+  switch (code) {
+    case StatusCode::kInvalidArgument: return "InvalidArgumentError";
+    case StatusCode::kNotFound: return "NotFoundError";
+    case StatusCode::kCorruption: return "CorruptionError";
+    case StatusCode::kIOError: return "TacoIOError";
+    case StatusCode::kNotSupported: return "NotSupportedError";
+    case StatusCode::kAlreadyExists: return "AlreadyExistsError";
+    case StatusCode::kInternal:
+    case StatusCode::kOk: break;
+  }
+  return "InternalError";
+}
+
+// Sets the Python error `name` of taco_cpp.errors (RuntimeError when that module cannot be
+// imported, which only happens when the package is broken).
+void Raise(const char* name, const char* message) {
+  PyObject* module = PyImport_ImportModule("taco_cpp.errors");
+  PyObject* cls = module ? PyObject_GetAttrString(module, name) : nullptr;
+  Py_XDECREF(module);
+  if (cls == nullptr) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_RuntimeError, message);
+    return;
+  }
+  PyErr_SetString(cls, message);
+  Py_DECREF(cls);
+}
+
+}  // namespace
+
+void RegisterErrors(nb::module_& m) {
+  (void)m;
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const StatusError& e) {
+      Raise(ClassName(e.code()), e.what());
+    } catch (const nb::builtin_exception&) {
+      throw;  // nanobind's own (TypeError, IndexError, ...) keep their meaning
+    } catch (const nb::python_error&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      PyErr_NoMemory();
+    } catch (const std::exception& e) {
+      Raise("InternalError", (std::string("internal error: ") + e.what()).c_str());
+    } catch (...) {
+      Raise("InternalError", "internal error: unknown C++ exception");
+    }
+  });
+}
+
+}  // namespace taco::py

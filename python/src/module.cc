@@ -1,0 +1,26 @@
+// taco_cpp._native: the nanobind extension module of the taco_cpp package.
+#include <string>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <stdexcept>
+
+#include "bindings.h"
+#include "errors.h"
+#include "taco/version.h"
+
+NB_MODULE(_native, m) {
+  m.doc() = "taco-cpp C++ core (use the taco_cpp package, not this module)";
+  m.attr("__version__") = taco::kLibraryVersion;
+  m.attr("TACO_SPEC_VERSION") = taco::kTacoSpecVersion;
+  taco::py::RegisterErrors(m);
+  taco::py::BindReader(m);
+  taco::py::BindWriter(m);
+  // For the tests of the error mapping: raises the exception of Status code `code` (its
+  // taco::StatusCode number) with `message`, through the same translator as every call.
+  m.def("_raise_status", [](int code, const std::string& message) {
+    throw taco::py::StatusError(static_cast<taco::StatusCode>(code), message);
+  });
+  m.def("_raise_cpp_exception", [](const std::string& message) { throw std::logic_error(message); });
+}

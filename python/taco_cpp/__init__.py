@@ -1,0 +1,82 @@
+"""taco_cpp: TACO datasets (AI-ready Earth Observation data) from Python, on the taco-cpp
+C++ core.
+
+Reading::
+
+    import taco_cpp
+    ds = taco_cpp.load("s2.tacozip")              # ZIP, FOLDER, TACOCAT, URL, or a list
+    view = ds.filter_bbox(-5, 35, 5, 45).filter_datetime("2023-01-01/2023-06-30")
+    table = view.data                             # pyarrow.Table (Arrow C stream, no copies)
+    path = view.read(0, "image.tif")              # GDAL path of a FILE sample
+
+Writing::
+
+    from taco_cpp import Sample, Tortilla, Taco, create
+    taco = Taco(Tortilla([Sample("a", "a.tif")]), id="x", dataset_version="1", ...)
+    create(taco, "x.tacozip")
+
+tacoreader users: ``import taco_cpp.compat.tacoreader as tacoreader`` (or
+``taco_cpp.compat.install()`` once, then ``import tacoreader``).
+"""
+
+from . import _native
+from .errors import (
+    AlreadyExistsError,
+    CorruptionError,
+    InternalError,
+    InvalidArgumentError,
+    NotFoundError,
+    NotSupportedError,
+    TacoError,
+    TacoIOError,
+)
+from ._pit import PitSchema
+from .reader import (
+    TacoDataset,
+    TacoFrame,
+    ValidationReport,
+    cache_clear,
+    cache_info,
+    concat,
+    gdal_path,
+    info,
+    load,
+    validate,
+)
+from .writer import (
+    Field,
+    GeotiffStats,
+    Istac,
+    MajorTom,
+    Sample,
+    SampleExtension,
+    Scaling,
+    SpatialGrouping,
+    Split,
+    Stac,
+    Taco,
+    Tortilla,
+    TortillaExtension,
+    convert,
+    create,
+    export,
+    from_directory,
+    labels,
+    optical_data,
+    publications,
+    split_strategy,
+    tacocat,
+    tacollection,
+)
+
+__version__ = _native.__version__
+TACO_SPEC_VERSION = _native.TACO_SPEC_VERSION
+
+__all__ = [
+    "AlreadyExistsError", "CorruptionError", "Field", "GeotiffStats", "InternalError", "InvalidArgumentError",
+    "Istac", "MajorTom", "NotFoundError", "NotSupportedError", "PitSchema", "Sample", "SampleExtension", "Scaling",
+    "SpatialGrouping", "Split", "Stac", "Taco", "TacoDataset", "TacoError", "TacoFrame", "TacoIOError", "Tortilla",
+    "TortillaExtension", "ValidationReport", "cache_clear", "cache_info", "concat", "convert", "create", "export",
+    "from_directory", "gdal_path", "info", "labels", "load", "optical_data", "publications", "split_strategy",
+    "tacocat", "tacollection", "validate", "__version__",
+]

@@ -1,0 +1,40 @@
+"""``concat(datasets, column_mode="intersection")`` of tacoreader 2.4."""
+
+from __future__ import annotations
+
+from ... import reader as _reader
+from ._exceptions import TacoBackendError, TacoQueryError, TacoSchemaError
+from ._translate import translated
+from .dataset import TacoDataset
+
+_MODES = ("intersection", "fill_missing", "strict")
+
+
+def concat(datasets: list, column_mode: str = "intersection") -> TacoDataset:
+    """One dataset of several with the same structure, format and backend.
+    ``column_mode``: "intersection" (common columns), "fill_missing" (union, nulls) or
+    "strict" (identical columns)."""
+    if len(datasets) < 2:
+        raise TacoQueryError(f"Need at least 2 datasets to concat, got {len(datasets)}")
+    if column_mode not in _MODES:
+        raise TacoQueryError(f"Invalid column_mode: '{column_mode}'. Use one of {list(_MODES)}")
+    for d in datasets:
+        if not isinstance(d, TacoDataset):
+            raise TacoQueryError(f"concat takes TacoDataset objects, got {type(d).__name__}")
+    backends = {d._dataframe_backend for d in datasets}
+    if len(backends) > 1:
+        raise TacoBackendError(f"Cannot concat datasets with different backends: {sorted(backends)}")
+    formats = {d._format for d in datasets}
+    if len(formats) > 1:
+        raise TacoSchemaError(f"Cannot concat datasets with different formats: {sorted(formats)}")
+    first = datasets[0].pit_schema
+    for i, d in enumerate(datasets[1:], start=1):
+        if not first.is_compatible(d.pit_schema):
+            raise TacoSchemaError(f"Cannot concat: dataset {i} has an incompatible schema (PIT structure differs "
+                                  f"from dataset 0)")
+    with translated("concat"):
+        core = _reader.concat([d._core for d in datasets], column_mode)
+    return TacoDataset(core, datasets[0]._dataframe_backend)
+
+
+__all__ = ["concat"]

@@ -1,0 +1,434 @@
+"""Reading TACO datasets: ``load`` → :class:`TacoDataset` (lazy views) → ``.data`` (pyarrow),
+navigation with ``read``, statistics, export.
+
+Everything is computed by the C++ core (``taco_cpp._native``); this module only converts
+arguments and results. The GIL is released while the core works; a dataset may be shared by
+threads (calls on one dataset are serialised) and survives ``fork`` (it reopens itself in
+the child on first use).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator, Sequence
+
+from . import _native
+from ._arrow import table_from_capsule
+from ._convert import datetime_range, path_text, sample_key
+from ._pit import PitSchema
+
+_STATS = ("mean", "std", "min", "max", "p25", "p50", "p75", "p95")
+
+
+def _np():
+    import numpy  # imported on first use: `import taco_cpp` stays light
+
+    return numpy
+
+
+def _bands(band) -> tuple[list[int], bool]:
+    np = _np()
+    if isinstance(band, (bool, np.bool_)):
+        raise TypeError("band is an int or a list of ints")
+    if isinstance(band, (int, np.integer)):
+        return [int(band)], True
+    bands = [int(b) for b in band]
+    if not bands:
+        raise ValueError("band: give at least one band")
+    return bands, False
+
+
+class TacoFrame:
+    """The rows one level below a FOLDER sample (what ``read`` of a FOLDER returns).
+
+    ``data``/``data_raw`` give them as a pyarrow Table; ``read(key)`` goes one level deeper
+    (a FOLDER: another TacoFrame; a FILE: its GDAL path); ``read_bytes(key)`` returns a FILE's
+    bytes.
+    """
+
+    def __init__(self, native_frame):
+        self._frame = native_frame
+        self._data = None
+
+    @property
+    def level(self) -> int:
+        """The level these rows belong to (1 for the children of a level-0 FOLDER)."""
+        return self._frame.level
+
+    @property
+    def data(self):
+        """The rows without ``internal:*`` columns except ``internal:gdal_vsi`` (pyarrow.Table)."""
+        if self._data is None:
+            self._data = table_from_capsule(self._frame.export_arrow(False))
+        return self._data
+
+    @property
+    def data_raw(self):
+        """The rows with every column (pyarrow.Table)."""
+        return table_from_capsule(self._frame.export_arrow(True))
+
+    @property
+    def columns(self) -> list[str]:
+        return self.data.column_names
+
+    def to_pandas(self):
+        return self.data.to_pandas()
+
+    def read(self, key: int | str):
+        """A child by position or id: a FILE's GDAL path (str) or a FOLDER's children."""
+        return _node_result(self._frame.read(sample_key(key)))
+
+    def read_bytes(self, key: int | str) -> bytes:
+        """The bytes of a FILE child."""
+        return self._frame.read_bytes(sample_key(key))
+
+    def __len__(self) -> int:
+        return self._frame.num_rows
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self.data.to_pylist())
+
+    def __getitem__(self, column: str):
+        return self.data[column]
+
+    def __repr__(self) -> str:
+        return f"<TacoFrame level {self.level}: {len(self)} rows>\n{self.data}"
+
+
+def _node_result(node: dict):
+    if node["children"] is not None:
+        return TacoFrame(node["children"])
+    return node["gdal_path"]
+
+
+class TacoDataset:
+    """A TACO dataset (ZIP, FOLDER, TACOCAT or a concat of them) or a lazy view of one.
+
+    ``sql``, ``filter_bbox`` and ``filter_datetime`` return new lazy views (chain them in
+    any order); rows are read only when ``data``, ``len()``, iteration, ``read`` or the
+    statistics ask for them.
+    """
+
+    def __init__(self, native):
+        self._ds = native
+        self._collection = None
+
+    # ---- metadata ---------------------------------------------------------------------
+    @property
+    def collection(self) -> dict:
+        """COLLECTION.json (a copy); for a view, ``taco:pit_schema.root.n`` is its row count."""
+        if self._collection is None:
+            self._collection = json.loads(self._ds.collection_json())
+        return json.loads(json.dumps(self._collection))
+
+    def _field(self, key, default=None):
+        if self._collection is None:
+            self._collection = json.loads(self._ds.collection_json())
+        return self._collection.get(key, default)
+
+    @property
+    def id(self) -> str:
+        return self._field("id")
+
+    @property
+    def version(self) -> str:
+        """``dataset_version``."""
+        return self._field("dataset_version")
+
+    @property
+    def description(self) -> str:
+        return self._field("description")
+
+    @property
+    def title(self):
+        return self._field("title")
+
+    @property
+    def tasks(self) -> list:
+        return self._field("tasks", [])
+
+    @property
+    def licenses(self) -> list:
+        return self._field("licenses", [])
+
+    @property
+    def providers(self) -> list:
+        return self._field("providers", [])
+
+    @property
+    def keywords(self):
+        return self._field("keywords")
+
+    @property
+    def curators(self):
+        return self._field("curators")
+
+    @property
+    def extent(self) -> dict:
+        """``{"spatial": [minx, miny, maxx, maxy], "temporal": [start, end]}`` as stored."""
+        return self._field("extent") or {}
+
+    @property
+    def field_schema(self) -> dict:
+        return self._field("taco:field_schema") or {}
+
+    @property
+    def pit_schema(self) -> PitSchema:
+        return PitSchema(self._field("taco:pit_schema"))
+
+    @property
+    def format(self) -> str:
+        """"zip", "folder" or "tacocat"."""
+        return self._ds.format
+
+    @property
+    def path(self) -> str:
+        return self._ds.path
+
+    @property
+    def vsi_root(self) -> str:
+        """The dataset's GDAL path (absolute local path or /vsi… path)."""
+        return self._ds.vsi_root
+
+    @property
+    def num_levels(self) -> int:
+        """Number of stored levels (level0 .. levelN-1)."""
+        return self._ds.num_levels
+
+    def level_info(self, level: int) -> dict:
+        """Rows (padding included, as stored) and ``[(column, type)]`` of a stored level."""
+        rows, columns = self._ds.describe_level(level)
+        return {"level": level, "rows": rows, "columns": columns}
+
+    def info(self) -> dict:
+        """The object ``taco info --json`` prints for this dataset."""
+        return json.loads(self._ds.info_json())
+
+    # ---- lazy views ---------------------------------------------------------------------
+    def sql(self, query: str) -> "TacoDataset":
+        """A new view from SQL over ``data`` (this view), ``data_raw`` and ``level0..N``."""
+        return TacoDataset(self._ds.sql(query))
+
+    def filter_bbox(self, minx: float, miny: float, maxx: float, maxy: float,
+                    geometry_col: str = "auto", level: int = 0) -> "TacoDataset":
+        """Rows whose geometry meets the closed box; ``level > 0`` keeps the level-0 samples
+        with a matching descendant (and only the matching children when navigating)."""
+        return TacoDataset(self._ds.filter_bbox(float(minx), float(miny), float(maxx), float(maxy),
+                                                geometry_col, int(level)))
+
+    def filter_datetime(self, datetime_range_, time_col: str = "auto", level: int = 0) -> "TacoDataset":
+        """Rows whose time falls in the range: "A/B" or "A" (ISO-8601, naive = UTC), a date,
+        a datetime, or a (start, end) tuple; compared as UTC calendar dates, inclusive."""
+        return TacoDataset(self._ds.filter_datetime(datetime_range(datetime_range_), time_col, int(level)))
+
+    # ---- rows ---------------------------------------------------------------------------
+    @property
+    def data(self):
+        """The view's level-0 rows without ``internal:*`` columns except ``internal:gdal_vsi``,
+        as a pyarrow.Table (Arrow C stream from the core, no row-by-row conversion)."""
+        return table_from_capsule(self._ds.export_arrow(False))
+
+    @property
+    def data_raw(self):
+        """The view's level-0 rows with every column (pyarrow.Table)."""
+        return table_from_capsule(self._ds.export_arrow(True))
+
+    def to_arrow(self):
+        return self.data
+
+    def to_pandas(self):
+        return self.data.to_pandas()
+
+    def query(self, sql: str):
+        """SQL run as is over the objects of the opened dataset (``levelN``, ``data``, ...);
+        the result as a pyarrow.Table (not a view)."""
+        return table_from_capsule(self._ds.query_arrow(sql))
+
+    @property
+    def columns(self) -> list[str]:
+        return self._ds.columns()
+
+    def __len__(self) -> int:
+        return self._ds.row_count()
+
+    def __iter__(self) -> Iterator[dict]:
+        for batch in self.data.to_batches():
+            yield from batch.to_pylist()
+
+    # ---- navigation ---------------------------------------------------------------------
+    def read(self, *keys: int | str):
+        """Follow ``keys`` (positions or ids) level by level from the view's level-0 rows:
+        a FILE gives its GDAL path (str), a FOLDER a :class:`TacoFrame` of its children."""
+        if not keys:
+            raise TypeError("read() needs at least one key")
+        return _node_result(self._ds.read([sample_key(k) for k in keys]))
+
+    def read_bytes(self, *keys: int | str) -> bytes:
+        """The bytes of the FILE sample that ``keys`` reach."""
+        if not keys:
+            raise TypeError("read_bytes() needs at least one key")
+        return self._ds.read_bytes([sample_key(k) for k in keys])
+
+    # ---- statistics (geotiff:stats of the current view) ----------------------------------
+    def _stats(self, measure, band, level, id, file, method):
+        bands, scalar = _bands(band)
+        np = _np()
+        values = np.asarray(self._ds.stats(measure, bands, int(level), id, file, method or ""), dtype=np.float32)
+        return values[0] if scalar else values
+
+    def stats_mean(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        """Weighted mean per band over the current view. ``level > 0``: the samples of that
+        level under the view's rows, narrowed by ``id`` (children of that sample) and/or
+        ``file`` (that child file of each row, e.g. ``level=1, file="image.tif"``).
+        ``method``: "pooled", "exact" (reads the rasters) or "upstream" (tacoreader's
+        arithmetic); None = the library's default. The same arguments for every stats_*."""
+        return self._stats("mean", band, level, id, file, method)
+
+    def stats_std(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("std", band, level, id, file, method)
+
+    def stats_min(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("min", band, level, id, file, method)
+
+    def stats_max(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("max", band, level, id, file, method)
+
+    def stats_p25(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("p25", band, level, id, file, method)
+
+    def stats_p50(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("p50", band, level, id, file, method)
+
+    stats_median = stats_p50
+
+    def stats_p75(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("p75", band, level, id, file, method)
+
+    def stats_p95(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                 method: str | None = None):
+        return self._stats("p95", band, level, id, file, method)
+
+    def stats_categorical(self, band, level: int = 0, id: str | None = None, file: str | None = None,
+                          method: str | None = None):
+        """Weighted class probabilities: one array per band (a 2-D array for a band list)."""
+        bands, scalar = _bands(band)
+        np = _np()
+        values = self._ds.stats_categorical(bands, int(level), id, file, method or "")
+        if scalar:
+            return np.asarray(values[0], dtype=np.float32)
+        return np.asarray(values, dtype=np.float32)
+
+    # ---- writing ------------------------------------------------------------------------
+    def export(self, output, format: str | None = None, subset_date: str = "") -> list[str]:
+        """Write this view's samples (whole subtrees) as a new dataset (``taco export``)."""
+        return self._ds.export(path_text(output), format or "auto", subset_date)
+
+    # ---- display ------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        pit = self.pit_schema
+        lines = [f"<TacoDataset '{self.id}' ({self.format})>"]
+        if self.title:
+            lines.append(f"  title:   {self.title}")
+        lines.append(f"  version: {self.version}")
+        spatial = self.extent.get("spatial") if isinstance(self.extent, dict) else None
+        if spatial:
+            lines.append(f"  extent:  {spatial}")
+        lines.append(f"  level 0: {pit.root.get('n')} {pit.root.get('type')} rows, {self.num_levels} level(s)")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from ._html import dataset_html
+
+        return dataset_html(self)
+
+
+def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | None = None,
+         datetime=None) -> TacoDataset:
+    """Open a dataset: a TACO ZIP, a FOLDER, a TACOCAT (``.tacocat/`` or ``__TACOCAT__``), a
+    local path or a URL (http(s)://, s3://, gs://, az://, /vsi…/), or a list of them
+    (concatenated). ``base_path``: where a TACOCAT finds its ZIPs. ``cache``: use the disk
+    cache of remote metadata. ``bbox=(minx, miny, maxx, maxy)`` and ``datetime`` (as
+    :meth:`TacoDataset.filter_datetime`) select rows right away."""
+    base = path_text(base_path) if base_path is not None else ""
+    if isinstance(path, (list, tuple)):
+        native = _native.open_list([path_text(p) for p in path], base, bool(cache))
+    else:
+        native = _native.open(path_text(path), base, bool(cache))
+    ds = TacoDataset(native)
+    if bbox is not None:
+        if len(bbox) != 4:
+            raise ValueError(f"bbox is (minx, miny, maxx, maxy), got {len(bbox)} values")
+        ds = ds.filter_bbox(*bbox)
+    if datetime is not None:
+        ds = ds.filter_datetime(datetime)
+    return ds
+
+
+def concat(datasets: Sequence[TacoDataset], column_mode: str = "intersection") -> TacoDataset:
+    """One dataset of several (``column_mode``: "intersection", "fill_missing" or "strict")."""
+    natives = []
+    for d in datasets:
+        if not isinstance(d, TacoDataset):
+            raise TypeError(f"concat takes TacoDataset objects, got {type(d).__name__}")
+        natives.append(d._ds)
+    return TacoDataset(_native.concat(natives, column_mode))
+
+
+class ValidationReport:
+    """What ``taco validate`` finds: ``ok``, ``violations`` (dicts with rule, where, found,
+    expected), ``omitted`` (rule → count not listed) and ``notes``."""
+
+    def __init__(self, report: dict):
+        self.path = report["path"]
+        self.format = report["format"]
+        self.violations = report["violations"]
+        self.omitted = dict(report["omitted"])
+        self.notes = list(report["notes"])
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations and not self.omitted
+
+    @property
+    def total(self) -> int:
+        return len(self.violations) + sum(self.omitted.values())
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        state = "ok" if self.ok else f"{self.total} violation(s)"
+        return f"<ValidationReport {self.path} ({self.format}): {state}>"
+
+
+def validate(path, max_per_rule: int = 1000) -> ValidationReport:
+    """Check every rule of the format (``taco validate``)."""
+    return ValidationReport(_native.validate(path_text(path), int(max_per_rule)))
+
+
+def info(path) -> dict:
+    """The object ``taco info --json PATH`` prints."""
+    return json.loads(_native.open(path_text(path), "", True).info_json())
+
+
+def cache_info() -> dict:
+    """The disk cache of remote metadata: ``dir``, ``entries``, ``bytes``, ``enabled``."""
+    return _native.cache_info()
+
+
+def cache_clear() -> int:
+    """Empty the disk cache of remote metadata; returns how many entries were removed."""
+    return _native.cache_clear()
+
+
+def gdal_path(path: str, leaf: str = "") -> str:
+    """A ``/vsitaco/`` path holding the same bytes as a sample's GDAL path, opened by GDAL
+    in this process with one request for a remote sample (see taco/io.h)."""
+    return _native.in_process_gdal_path(path, leaf)

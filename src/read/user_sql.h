@@ -1,0 +1,30 @@
+// What Dataset::Sql() makes of the user's SQL text before it becomes a view.
+//
+// Contract:
+//  * Exactly one statement (a trailing ';' is fine): a second one is an InvalidArgument
+//    naming it, never run or dropped silently.
+//  * `DESCRIBE x`, `SHOW x` (= DESCRIBE) and `SUMMARIZE x` work on the names `sql` knows:
+//    `data` and `data_raw` (this view) or a levelN, and on a query (`DESCRIBE SELECT ...`):
+//    they become `SELECT * FROM (<statement>)`, so that the result is a view like any other.
+//  * `SHOW TABLES` / `SHOW ALL TABLES` list the names a query can use (name, description):
+//    data, data_raw, level0..level<N-1>, not the engine's internal views.
+//  * Any other statement is passed on; `data`/`data_raw` are rewritten by
+//    read::RewriteTableNames with `tables` (sql_rewrite.h).
+#ifndef TACO_READ_USER_SQL_H_
+#define TACO_READ_USER_SQL_H_
+
+#include <map>
+#include <string>
+
+#include "table/engine.h"
+#include "taco/status.h"
+
+namespace taco::read {
+
+// The SELECT to wrap in a view for `query` (already without trailing ';').
+Result<std::string> PrepareUserSql(table::Engine& engine, const std::string& query,
+                                   const std::map<std::string, std::string>& tables, int num_levels);
+
+}  // namespace taco::read
+
+#endif  // TACO_READ_USER_SQL_H_

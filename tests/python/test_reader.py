@@ -1,0 +1,313 @@
+"""The reader API of taco_cpp on the upstream fixtures (FORMAT §9.5 acceptance checks)."""
+
+import datetime as dt
+import json
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import taco_cpp
+from conftest import FLAT_FOLDER, FLAT_ZIP, NESTED_FOLDER, NESTED_ZIP
+
+
+@pytest.fixture(params=["zip", "folder"])
+def flat(request):
+    return taco_cpp.load(FLAT_ZIP if request.param == "zip" else FLAT_FOLDER)
+
+
+def test_version_and_load_attributes():
+    assert taco_cpp.__version__ == "0.1.0"
+    ds = taco_cpp.load(str(FLAT_ZIP))
+    assert ds.id == "test_dataset"
+    assert ds.version == "1.0.0"
+    assert ds.format == "zip"
+    assert isinstance(ds.collection, dict) and "taco:pit_schema" in ds.collection
+    assert ds.pit_schema.max_depth() == 0
+    assert ds.pit_schema.root == {"n": 5, "type": "FILE"}
+    assert ds.extent["spatial"] == [-77.0, -12.0, 139.7, 48.85]
+    assert ds.extent["temporal"] == ["2023-01-01T00:00:00Z", "2023-05-01T00:00:00Z"]
+    assert len(ds) == 5
+    assert taco_cpp.load(FLAT_FOLDER).format == "folder"
+
+
+def test_collection_is_a_copy():
+    ds = taco_cpp.load(FLAT_ZIP)
+    c = ds.collection
+    c["id"] = "changed"
+    assert ds.id == "test_dataset" and ds.collection["id"] == "test_dataset"
+
+
+def test_nested_attributes():
+    for path in (NESTED_ZIP, NESTED_FOLDER):
+        ds = taco_cpp.load(path)
+        assert len(ds) == 3
+        assert ds.pit_schema.max_depth() == 1
+        assert ds.pit_schema.root["type"] == "FOLDER"
+        assert ds.num_levels == 2
+
+
+def test_data_is_arrow_with_stored_types(flat):
+    t = flat.data
+    assert isinstance(t, pa.Table)
+    assert t.num_rows == 5
+    assert t.column("id").to_pylist() == [f"sample_{i}" for i in range(5)]
+    assert "internal:gdal_vsi" in t.column_names
+    assert not any(c.startswith("internal:") and c != "internal:gdal_vsi" for c in t.column_names)
+    assert t.schema.field("istac:time_start").type == pa.timestamp("us")
+    assert t.schema.field("istac:geometry").type == pa.binary()
+    assert t.schema.field("cloud_cover").type == pa.float64()
+    assert t.schema.field("stac:tensor_shape").type == pa.list_(pa.int64())
+    assert pa.types.is_list(t.schema.field("geotiff:stats").type)
+    assert t.column("cloud_cover").to_pylist() == [0.0, 15.0, 30.0, 45.0, 60.0]
+    raw = flat.data_raw
+    assert "internal:current_id" in raw.column_names and "internal:parent_id" in raw.column_names
+    assert raw.column("internal:current_id").to_pylist() == [0, 1, 2, 3, 4]
+
+
+def test_gdal_vsi_paths():
+    zip_vsi = taco_cpp.load(FLAT_ZIP).data.column("internal:gdal_vsi").to_pylist()
+    assert zip_vsi[0] == f"/vsisubfile/200_16,{FLAT_ZIP.resolve()}"
+    folder_vsi = taco_cpp.load(FLAT_FOLDER).data.column("internal:gdal_vsi").to_pylist()
+    assert folder_vsi[0] == f"{FLAT_FOLDER.resolve()}/DATA/sample_0"
+
+
+def test_to_pandas_and_iteration(flat):
+    df = flat.to_pandas()
+    assert list(df["id"]) == [f"sample_{i}" for i in range(5)]
+    rows = list(flat)
+    assert [r["id"] for r in rows] == list(df["id"])
+    assert rows[0]["istac:time_start"] == dt.datetime(2023, 1, 1)
+
+
+@pytest.mark.parametrize("box,expected", [
+    ((-0.5, 39.3, -0.2, 39.6), ["sample_0"]),
+    ((50, 50, 51, 51), []),
+])
+def test_filter_bbox(flat, box, expected):
+    assert flat.filter_bbox(*box).data.column("id").to_pylist() == expected
+
+
+@pytest.mark.parametrize("value,count", [
+    ("2023-01-01/2023-01-15", 1),
+    ("2023-01-01/2023-02-15", 2),
+    ("2023-01-01", 1),
+    ((dt.datetime(2023, 1, 1), dt.datetime(2023, 2, 15, tzinfo=dt.timezone.utc)), 2),
+    ((dt.date(2023, 1, 1), "2023-02-15"), 2),
+    (dt.datetime(2023, 1, 1), 1),
+    (dt.date(2023, 1, 31), 1),
+    ("2020-01-01/2020-12-31", 0),
+])
+def test_filter_datetime_forms(flat, value, count):
+    assert len(flat.filter_datetime(value)) == count
+
+
+def test_aware_datetime_is_converted_to_utc(flat):
+    # 2023-01-31T23:30-02:00 is 2023-02-01 UTC: no sample that day
+    tz = dt.timezone(dt.timedelta(hours=-2))
+    assert len(flat.filter_datetime(dt.datetime(2023, 1, 31, 23, 30, tzinfo=tz))) == 0
+    assert len(flat.filter_datetime(dt.datetime(2023, 1, 31, 21, 30, tzinfo=tz))) == 1
+
+
+def test_chaining_in_any_order(flat):
+    a = flat.filter_bbox(-80, -15, -70, 0).filter_datetime("2023-01-01/2023-06-01")
+    b = flat.filter_datetime("2023-01-01/2023-06-01").filter_bbox(-80, -15, -70, 0)
+    c = flat.sql("SELECT * FROM data WHERE cloud_cover > 10").filter_bbox(-80, -15, -70, 0)
+    for view in (a, b, c):
+        assert view.data.column("location").to_pylist() == ["lima"]
+    d = a.sql("select id from DATA")
+    assert d.data.column_names == ["id"]
+    assert len(d) == 1
+
+
+def test_views_are_lazy_and_independent(flat):
+    low = flat.sql("SELECT * FROM data WHERE cloud_cover < 30")
+    assert len(low) == 2
+    assert len(flat) == 5
+    assert low.pit_schema.root["n"] == 2
+    assert flat.pit_schema.root["n"] == 5
+
+
+def test_unknown_filter_column_names_it(flat):
+    with pytest.raises(taco_cpp.TacoError, match="nope"):
+        flat.filter_bbox(0, 0, 1, 1, geometry_col="nope").data
+
+
+def test_navigation_flat(flat):
+    for i in range(5):
+        p = flat.read(i)
+        assert isinstance(p, str)
+        assert ("/vsisubfile/" in p) == (flat.format == "zip")
+    assert flat.read("sample_3") == flat.read(3)
+    assert flat.read_bytes(0) == b"content_valencia"
+    assert flat.read_bytes("sample_4") == b"content_lima"
+
+
+@pytest.mark.parametrize("path", [NESTED_ZIP, NESTED_FOLDER])
+def test_navigation_nested(path):
+    ds = taco_cpp.load(path)
+    for region in ("europe", "americas", "asia"):
+        children = ds.read(region)
+        assert isinstance(children, taco_cpp.TacoFrame)
+        assert len(children) == 3
+        assert children.level == 1
+        assert children.data.column("id").to_pylist() == ["item_0", "item_1", "item_2"]
+        for j in range(3):
+            p = children.read(j)
+            assert isinstance(p, str)
+            assert ("/vsisubfile/" in p) == (path == NESTED_ZIP)
+    assert ds.read_bytes("europe", "item_1") == b"data_europe_1"
+    assert ds.read("americas").read_bytes(2) == b"data_americas_2"
+    assert ds.read("asia", "item_0") == ds.read("asia").read("item_0")
+    raw = ds.read("europe").data_raw
+    if path == NESTED_ZIP:
+        assert raw.column("internal:offset").to_pylist() == [205, 266, 327]
+
+
+def test_nested_filters_cascade():
+    ds = taco_cpp.load(NESTED_FOLDER)
+    assert ds.filter_bbox(-0.5, 39.3, 13.6, 52.7).data.column("id").to_pylist() == ["europe"]
+    nyc = ds.filter_bbox(-74.2, 40.5, -73.8, 40.9, level=1)
+    assert nyc.data.column("id").to_pylist() == ["americas"]
+    survivors = nyc.read("americas").data.column("id").to_pylist()
+    assert survivors == ["item_0", "item_2"]  # only the children that meet the box
+    assert len(ds.read("americas")) == 3
+    assert len(ds.filter_datetime("2023-01-01/2023-01-15", level=1)) == 3
+    with pytest.raises(taco_cpp.TacoError, match="99"):
+        ds.filter_datetime("2023-01-01", level=99)
+
+
+def test_stats_flat_values(flat, cli_json):
+    mean = flat.stats_mean(band=0)
+    assert isinstance(mean, np.float32)
+    assert mean == pytest.approx(138.96, rel=1e-4)
+    means = flat.stats_mean([0, 1, 2])
+    assert means.dtype == np.float32 and means.shape == (3,)
+    assert means[1] == pytest.approx(122.52, rel=1e-4)
+    assert means[2] == pytest.approx(103.70, rel=1e-4)
+    assert flat.stats_std([0, 1, 2]) == pytest.approx([47.3137, 41.1139, 45.4435], rel=1e-4)
+    assert flat.stats_min(0) == 0 and flat.stats_max(0) == 255
+    p = [flat.stats_p25(0), flat.stats_p50(0), flat.stats_p75(0), flat.stats_p95(0)]
+    assert p == sorted(p)
+    assert flat.stats_median(0) == flat.stats_p50(0)
+    # every measure equals what `taco stats` prints (same library default method)
+    cli = cli_json("stats", flat.path, "--band", "0,1,2", "--json")
+    for measure in ("mean", "std", "min", "max", "p25", "p50", "p75", "p95"):
+        got = getattr(flat, "stats_" + measure)([0, 1, 2])
+        assert got.tolist() == pytest.approx(cli[measure], rel=1e-6), measure
+
+
+def test_stats_upstream_method_gives_tacoreader_numbers(flat):
+    p = [flat.stats_p25(0, method="upstream"), flat.stats_p50(0, method="upstream"),
+         flat.stats_p75(0, method="upstream"), flat.stats_p95(0, method="upstream")]
+    assert p == pytest.approx([92.4, 135.6, 181.0, 224.0], rel=1e-4)
+    assert flat.stats_std(0, method="upstream") == pytest.approx(47.3137, rel=1e-5)
+    with pytest.raises(taco_cpp.TacoError, match="sometimes"):
+        flat.stats_mean(0, method="sometimes")
+
+
+def test_stats_honour_the_view(flat):
+    one = flat.sql("SELECT * FROM data WHERE id = 'sample_0'")
+    assert one.stats_mean(0) != flat.stats_mean(0)
+
+
+def test_stats_errors(flat):
+    with pytest.raises(taco_cpp.InvalidArgumentError, match="out of range"):
+        flat.stats_mean(99)
+    with pytest.raises(taco_cpp.TacoError, match="out of range"):
+        flat.stats_mean([0, 1, 99])
+    with pytest.raises(taco_cpp.TacoError, match="does not exist"):
+        flat.stats_mean(0, level=99)
+    nested = taco_cpp.load(NESTED_FOLDER)
+    with pytest.raises(taco_cpp.TacoError, match="does not contain statistics"):
+        nested.stats_mean(0)
+    with pytest.raises(taco_cpp.TacoError, match="id is required for level > 0"):
+        nested.stats_mean(0, level=1)
+
+
+def test_stats_nested_levels():
+    ds = taco_cpp.load(NESTED_FOLDER)
+    assert ds.stats_mean(0, level=1, id="americas") == pytest.approx(81.5167, rel=1e-4)
+    cat = ds.stats_categorical(0, level=1, id="europe")
+    assert cat.dtype == np.float32
+    assert cat == pytest.approx([0.4, 0.3333, 0.2667], rel=1e-3)
+    both = ds.stats_categorical([0], level=1, id="europe")
+    assert both.shape[0] == 1
+
+
+def test_concat_two_parts(tmp_path):
+    ds = taco_cpp.load(FLAT_ZIP)
+    a = ds.sql("SELECT * FROM data_raw WHERE cloud_cover < 30")
+    b = ds.sql("SELECT * FROM data_raw WHERE cloud_cover >= 30")
+    both = taco_cpp.concat([a, b])
+    assert len(both) == 5
+    vsi = both.data.column("internal:gdal_vsi").to_pylist()
+    sources = both.data_raw.column("internal:source_path").to_pylist()
+    assert all(s in v for s, v in zip(sources, vsi))
+    assert both.read_bytes(4) == b"content_lima"
+    listed = taco_cpp.load([FLAT_ZIP, FLAT_ZIP])
+    assert listed.pit_schema.root["n"] == 10
+
+
+def test_info_equals_cli_json(cli_json):
+    for path in (FLAT_ZIP, NESTED_FOLDER):
+        assert taco_cpp.info(path) == cli_json("info", "--json", path)
+        assert taco_cpp.load(path).info() == cli_json("info", "--json", path)
+
+
+def test_validate_reports():
+    report = taco_cpp.validate(FLAT_ZIP)
+    assert isinstance(report, taco_cpp.ValidationReport)
+    assert report.format == "zip"
+    # the shipped nested ZIP has rotated level-1 offsets (FORMAT §1.5)
+    bad = taco_cpp.validate(NESTED_ZIP)
+    assert not bad.ok and not bad
+    assert any(v["rule"] == "member-offset" for v in bad.violations)
+    assert bad.total >= len(bad.violations)
+
+
+def test_cache_info_and_clear(tmp_path, monkeypatch):
+    monkeypatch.setenv("TACO_CACHE_DIR", str(tmp_path / "cache"))
+    info = taco_cpp.cache_info()
+    assert info["dir"] == str(tmp_path / "cache")
+    assert info["entries"] == 0
+    assert taco_cpp.cache_clear() == 0
+
+
+def test_query_returns_arrow(flat):
+    t = flat.query("SELECT count(*) AS n FROM level0")
+    assert t.column("n").to_pylist() == [5]
+
+
+def test_repr_html_has_collection_levels_and_pit():
+    ds = taco_cpp.load(NESTED_ZIP)
+    html = ds._repr_html_()
+    assert "test_dataset" in html
+    assert "level1" in html and "item_0" in html
+    assert "<table>" in html
+    view = ds.sql("SELECT * FROM data WHERE id = 'asia'")
+    assert "1 FOLDER" in view._repr_html_()
+    assert "test_dataset" in repr(ds)
+
+
+def test_path_objects_and_lists_accepted():
+    assert len(taco_cpp.load(FLAT_ZIP)) == len(taco_cpp.load(str(FLAT_ZIP)))
+    assert len(taco_cpp.load([FLAT_ZIP])) == 5
+
+
+def test_load_with_bbox_and_datetime_filters_a_dataset():
+    ds = taco_cpp.load(FLAT_ZIP, bbox=(-80, -15, -70, 0), datetime="2023-01-01/2023-06-01")
+    assert ds.data.column("location").to_pylist() == ["lima"]
+
+
+def test_in_process_gdal_path_reads_the_sample(raster_tree, tmp_path, taco_cli):
+    from osgeo import gdal
+
+    out = tmp_path / "g.tacozip"
+    taco_cli("create", raster_tree / "tiles", out, "--collection", raster_tree / "collection.json", check=True)
+    path = taco_cpp.load(out).read("tile_3", "image.tif")
+    local = taco_cpp.gdal_path(path, "image.tif")
+    assert local.startswith("/vsitaco/")
+    a = gdal.Open(local).ReadAsArray()
+    b = gdal.Open(str(raster_tree / "tiles/tile_3/image.tif")).ReadAsArray()
+    assert (a == b).all()
