@@ -5,9 +5,12 @@
 
 #include "cli_common.h"
 #include "taco/version.h"
+#include "taco/writer.h"
 
 int main(int argc, char** argv) {
   using namespace taco::cli;
+  // First, before any thread exists: Ctrl-C / SIGTERM remove the temporary outputs.
+  taco::RemoveTemporaryOutputsOnSignals();
   Context ctx;
   CLI::App app{"taco: build, check, query and stream TACO datasets (AI-ready Earth Observation data).\n"
                "Every command takes a dataset path or URL: .tacozip/.zip, a FOLDER dataset, .tacocat."};
@@ -40,6 +43,9 @@ int main(int argc, char** argv) {
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     std::cerr << "taco: " << e.what() << " (see 'taco --help')\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {  // the library never throws; this is the last safety net
+    std::cerr << "taco: internal error: " << e.what() << "\n";
     return kExitBadInput;
   }
   return ctx.exit_code;

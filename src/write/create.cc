@@ -7,6 +7,7 @@
 
 #include "taco/writer.h"
 #include "util/atomic_output.h"
+#include "util/exception_guard.h"
 #include "write/outputs.h"
 #include "write/tacocat_internal.h"
 
@@ -133,7 +134,7 @@ Result<std::vector<Part>> GroupBy(const Taco& taco, const std::string& output, c
 
 }  // namespace
 
-Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output, const CreateOptions& options) {
+static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const std::string& output, const CreateOptions& options) {
   if (output.empty()) return Status::InvalidArgument("create: the output path is empty");
   OutputFormat format = options.format;
   if (format == OutputFormat::kAuto) format = HasZipSuffix(output) ? OutputFormat::kZip : OutputFormat::kFolder;
@@ -187,6 +188,11 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
   }
   if (tacocat) TACO_RETURN_IF_ERROR(tacocat->Commit());
   return written;
+}
+
+// The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output, const CreateOptions& options) {
+  return util::GuardExceptions(output, [&] { return CreateUnguarded(taco, output, options); });
 }
 
 Result<uint64_t> ParseSize(std::string_view text) {
