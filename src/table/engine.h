@@ -1,10 +1,12 @@
 // The SQL/Parquet engine of taco-cpp: one in-process DuckDB database and one connection.
 //
 // Contract:
-//  * Thread-safety: an Engine is NOT thread-safe. Use one Engine per thread (or per dataset,
-//    guarded by the owner). Mount()/Unmount() are internally locked because DuckDB's own
-//    worker threads read mounted files concurrently; the RangeReaders must allow concurrent
-//    ReadAt() (io.h guarantees it).
+//  * Thread-safety: every method may be called from many threads at once: statements are
+//    serialized by an internal mutex (one DuckDB connection runs one statement at a time;
+//    each statement still uses DuckDB's worker threads). Code using raw_connection() holds
+//    mutex() meanwhile. Mount()/Unmount() have a lock of their own because DuckDB's worker
+//    threads read mounted files concurrently; the RangeReaders must allow concurrent ReadAt()
+//    (io.h guarantees it).
 //  * Lifetime: a mounted path is valid until Unmount() or the Engine's destruction. A file
 //    handle DuckDB already holds keeps its RangeReader alive, so Unmount() during a query is
 //    safe. Mount paths are never reused within an Engine, so DuckDB can never serve cached
@@ -23,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -65,13 +68,16 @@ class Engine {
   Result<std::string> ToParquet(const Table& table, const ParquetWriteOptions& opts = {});
   Result<std::string> QueryToParquet(const std::string& sql, const ParquetWriteOptions& opts = {});
 
-  // Convenience: a whole Parquet file from `reader` (errors name reader->name()).
-  Result<Table> ReadParquet(RangeReaderPtr reader);
+  // Convenience: a whole Parquet file from `reader` (errors name reader->name()); more than
+  // `max_rows` rows is a Corruption error, found without decoding more than max_rows + 1.
+  Result<Table> ReadParquet(RangeReaderPtr reader, uint64_t max_rows = 1'000'000'000);
 
   // Escape hatch for other files of src/table (scalar functions, ...): a duckdb::DuckDB*
   // and a duckdb::Connection*. Never use outside src/table.
   void* raw_database();
   void* raw_connection();
+  // Held by the engine during every statement; hold it while using raw_connection().
+  std::recursive_mutex& mutex();
 
   struct Impl;
 
