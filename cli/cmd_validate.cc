@@ -20,10 +20,13 @@ namespace {
 struct ValidateArgs {
   std::string path;
   bool json = false;
+  bool fast = false;
 };
 
 int RunValidate(const ValidateArgs& args) {
-  auto report = Validate(args.path);
+  ValidateOptions options;
+  options.check_data = !args.fast;
+  auto report = Validate(args.path, options);
   if (!report.ok()) return ReportError(report.status());
   const ValidationReport& r = *report;
   if (args.json) {
@@ -71,6 +74,8 @@ void AddValidateCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("validate", "Check every rule of the TACO format; list each violation");
   cmd->add_option("path", args->path, "Dataset path or URL (.tacozip or FOLDER)")->required();
   cmd->add_flag("--json", args->json, "Print JSON for programs");
+  cmd->add_flag("--fast", args->fast,
+                "Check the metadata only: skip reading every ZIP member to check its CRC-32 (member-crc)");
   cmd->callback([args, &ctx] { ctx.exit_code = RunValidate(*args); });
 }
 

@@ -1,11 +1,14 @@
 // Navigation (FORMAT §6.8): Dataset::Read / ReadPath / ReadBytes and Frame.
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "read/dataset_state.h"
+#include "read/sample_bytes.h"
+#include "util/limits.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
@@ -25,17 +28,9 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }
 
 // The bytes at a GDAL path of the dataset: a /vsisubfile/ range (through the already open
-// container when it is ours: one ranged read) or a whole file.
+// container when it is ours: one ranged read; CRC-checked) or a whole file.
 Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gdal_path) {
-  if (auto ref = ParseVsiSubfile(gdal_path)) {
-    auto open = s.containers.find(ref->root);
-    if (open != s.containers.end() && open->second != nullptr) {
-      return open->second->Read(ref->offset, static_cast<size_t>(ref->size));
-    }
-    return ReadRange(ref->root, ref->offset, ref->size);  // http(s): one ranged GET
-  }
-  if (gdal_path.rfind("/vsisubfile/", 0) == 0) return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
-  return ReadWholeFile(gdal_path);  // http(s): one GET, no Range
+  return read::ReadSampleBytes(s, gdal_path);
 }
 
 const Value* Cell(const Table& t, std::string_view column, size_t row) {
@@ -77,7 +72,8 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   std::string meta_path = gdal_path;
   if (!ref && !EndsWith(meta_path, kMetaSuffix)) meta_path += kMetaSuffix;
   TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path));
-  TACO_ASSIGN_OR_RETURN(Table children, s.engine->ReadParquet(MemoryReader(std::move(bytes), meta_path)));
+  TACO_ASSIGN_OR_RETURN(Table children,
+                        s.engine->ReadParquet(MemoryReader(std::move(bytes), meta_path), util::kMaxFolderChildren));
   if (children.FindColumn("id") < 0 || children.FindColumn("type") < 0) {
     return Status::Corruption(meta_path + ": __meta__ has no id/type columns");
   }
@@ -237,6 +233,9 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
   if (const auto* index = std::get_if<int64_t>(&key); index != nullptr && *index < 0) {
     return state_->Error("index " + std::to_string(*index) + " is negative");
   }
+  std::shared_ptr<const RowCache> row_cache;  // this call's view of row_cache_
+  {
+  std::lock_guard<std::mutex> lock(mu_);  // many threads may Read() one Dataset
   if (row_cache_ == nullptr && ++reads_before_cache_ >= 2) {
     reads_before_cache_ = std::numeric_limits<int>::min();  // decide once
     TACO_ASSIGN_OR_RETURN(int64_t count, RowCount());
@@ -254,12 +253,14 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
       row_cache_ = std::move(cache);
     }
   }
+  row_cache = row_cache_;
+  }
   const Table* rows = nullptr;
   size_t row = 0;
   Table queried;
-  if (row_cache_ != nullptr) {
-    if (std::optional<size_t> found = row_cache_->Find(key)) {
-      rows = &row_cache_->rows;
+  if (row_cache != nullptr) {
+    if (std::optional<size_t> found = row_cache->Find(key)) {
+      rows = &row_cache->rows;
       row = *found;
     }
   } else {

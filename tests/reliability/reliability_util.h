@@ -23,13 +23,14 @@ inline void CopyWithByte(const std::string& src, const std::string& dst, uint64_
   testing::WriteFile(dst, bytes);
 }
 
-// A small nested ZIP (2 FOLDER samples of 2 FILEs, 1 FILE) written by `taco create` into
-// `dir`; returns its path. File contents: "<folder>/<name>" repeated `repeat` times.
+// A small nested ZIP (3 FOLDER samples a, b, c of 2 FILEs x.bin, y.bin) written by `taco
+// create` into `dir`; returns its path. File contents: "<folder>/<name>" repeated `repeat`
+// times.
 inline std::string MakeZip(const testing::TempDir& dir, const std::string& name = "ds.tacozip", int repeat = 100,
                            const std::string& extra_args = "") {
   namespace fs = std::filesystem;
   const std::string src = dir / ("src_" + name);
-  for (const char* folder : {"a", "b"}) {
+  for (const char* folder : {"a", "b", "c"}) {
     fs::create_directories(src + "/" + folder);
     for (const char* file : {"x.bin", "y.bin"}) {
       std::string bytes;
@@ -37,7 +38,6 @@ inline std::string MakeZip(const testing::TempDir& dir, const std::string& name 
       testing::WriteFile(src + "/" + folder + "/" + file, bytes);
     }
   }
-  testing::WriteFile(src + "/z.bin", std::string(static_cast<size_t>(repeat), 'z'));
   testing::WriteFile(dir / "collection.json",
                      R"({"id": "rel", "dataset_version": "1", "description": "reliability tests",
                          "licenses": ["CC0-1.0"], "providers": [{"name": "taco-cpp"}], "tasks": ["other"]})");
