@@ -42,6 +42,7 @@ void IntersectsBox(duckdb::DataChunk& args, duckdb::ExpressionState&, duckdb::Ve
 }  // namespace
 
 Status RegisterWkbFunctions(Engine& engine) {
+  std::lock_guard<std::recursive_mutex> lock(engine.mutex());
   auto* con = static_cast<duckdb::Connection*>(engine.raw_connection());
   try {
     using duckdb::LogicalType;
