@@ -7,6 +7,9 @@
 #    Set DUCKDB_ROOT=/path (with lib/libduckdb.so and include/duckdb.hpp) to use your own.
 #
 # Idempotent: a second run checks and returns in well under a second.
+#
+# `bootstrap.sh --fuzz` (what `make fuzz` runs) also installs clang and its libFuzzer +
+# sanitizer runtime (Debian `clang`, `libclang-rt-14-dev`); `make test` does not need them.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +24,9 @@ apt_packages=(
   chromium libxml2-utils python3-venv python3-pip
 )
 if ! command -v npm >/dev/null 2>&1; then apt_packages+=(nodejs npm); fi
+if [ "${1:-}" = "--fuzz" ]; then
+  apt_packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${apt_packages[@]}"; do

@@ -85,12 +85,12 @@ TEST(BadBytes, InvalidUtf8InAParquetStringCellIsPrintedNotAborted) {
   bytes[kFlatParquetString] = '\xff';
   bytes[kFlatParquetString + 1] = '\xff';
   testing::WriteFile(path, bytes);
-  for (const std::string& cmd : {"info --json ", "sql --format json ", "info "}) {
+  for (const std::string cmd : {"info --json ", "sql --format json ", "info "}) {
     auto r = RunTaco(cmd + ShellQuote(path) + (cmd.rfind("sql", 0) == 0 ? " 'SELECT * FROM data'" : ""));
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 2) << cmd << r.exit_code << r.err;
     EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << cmd << r.err;
     if (r.exit_code == 0 && cmd.find("json") != std::string::npos) {
-      EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << cmd;  // valid UTF-8 JSON (U+FFFD)
+      EXPECT_FALSE(nlohmann::json::parse(r.out, nullptr, false).is_discarded()) << cmd;  // U+FFFD, valid JSON
     }
   }
 }
