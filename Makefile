@@ -8,13 +8,19 @@
 # `make` also builds the taco_cpp Python extension (python/, same CMake tree as the library) and
 # points the project venv .venv/ at it with a .pth file, so `.venv/bin/python -c "import
 # taco_cpp"` works; `make test` runs its pytest suite through ctest (test python_pytest).
+# make fuzz (clang + libFuzzer build in build-fuzz/, every target FUZZ_SECONDS seconds),
+# make test-tsan (ThreadSanitizer build in build-tsan/, the thread stress tests),
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
 CMAKE_FLAGS ?=
 VENV_PYTHON := .venv/bin/python
 
-.PHONY: all build deps demo test test-asan bench clean docs-screenshots peers-venv bench-peers
+.PHONY: all build deps demo test test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers
 
 all: build
 
@@ -52,6 +58,29 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
 
+$(TSAN_BUILD)/build.ninja:
+	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTACO_TSAN=ON -DTACO_BUILD_BENCH=OFF \
+	  -DTACO_FUZZ_REPLAY=OFF $(CMAKE_FLAGS)
+
+# The thread stress tests (tests/remote/thread_stress_test.cc: 8 threads on one Dataset, ZIP
+# and FOLDER, local and through nginx) under ThreadSanitizer. A skipped test fails the run.
+test-tsan: deps $(TSAN_BUILD)/build.ninja
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target taco_cli test_remote
+	cd $(TSAN_BUILD) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	  ctest --output-on-failure -R 'ThreadStress' -j 1 > ctest-tsan.log 2>&1; rc=$$?; cat ctest-tsan.log; \
+	  test $$rc -eq 0 && ! grep -q 'Skipped' ctest-tsan.log
+
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DTACO_FUZZ=ON \
+	  -DTACO_BUILD_TESTS=OFF -DTACO_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+
+fuzz-deps:
+	@bash scripts/bootstrap.sh --fuzz
+
+fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
+	bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 bench: build
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/python_bench.py"
@@ -61,4 +90,4 @@ docs-screenshots: build
 	bash scripts/docs_screenshots.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

@@ -28,7 +28,10 @@ int ReportError(const Status& status) {
   return kExitBadInput;
 }
 
-void PrintJson(const nlohmann::ordered_json& j) { std::cout << j.dump(2) << "\n"; }
+void PrintJson(const nlohmann::ordered_json& j) {
+  // Strings from the data (Parquet cells, COLLECTION.json) may hold bytes that are not UTF-8.
+  std::cout << j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+}
 
 void Note(const Context& ctx, const std::string& line) {
   if (!ctx.global.quiet) std::cerr << line << "\n";

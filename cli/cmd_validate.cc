@@ -21,11 +21,13 @@ struct ValidateArgs {
   std::string path;
   bool json = false;
   bool tiff_profile = false;
+  bool fast = false;
 };
 
 int RunValidate(const ValidateArgs& args) {
   ValidateOptions options;
   options.tiff_profile = args.tiff_profile;
+  options.check_data = !args.fast;
   auto report = Validate(args.path, options);
   if (!report.ok()) return ReportError(report.status());
   const ValidationReport& r = *report;
@@ -77,6 +79,8 @@ void AddValidateCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--tiff-profile", args->tiff_profile,
                 "Also check each GeoTIFF member against the TACO-optimised GeoTIFF profile (tiled, 512x512 blocks, "
                 "ZSTD, TILE interleave, no overviews)");
+  cmd->add_flag("--fast", args->fast,
+                "Check the metadata only: skip reading every ZIP member to check its CRC-32 (member-crc)");
   cmd->callback([args, &ctx] { ctx.exit_code = RunValidate(*args); });
 }
 

@@ -8,11 +8,14 @@
 #include "cli_common.h"
 #include "taco/log.h"
 #include "taco/version.h"
+#include "taco/writer.h"
 #include "usage.h"
 
 int main(int argc, char** argv) {
   using namespace taco::cli;
   const auto start = std::chrono::steady_clock::now();
+  // First, before any thread exists: Ctrl-C / SIGTERM remove the temporary outputs.
+  taco::RemoveTemporaryOutputsOnSignals();
   Context ctx;
   CLI::App app{"taco: build, check, query and stream TACO datasets (AI-ready Earth Observation data).\n"
                "Every command takes a dataset path or URL: .tacozip/.zip, a FOLDER dataset, .tacocat."};
@@ -64,6 +67,9 @@ int main(int argc, char** argv) {
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     std::cerr << UsageErrorLine(app, e.what()) << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {  // the library never throws; this is the last safety net
+    std::cerr << "taco: internal error: " << e.what() << "\n";
     return kExitBadInput;
   }
   if (taco::LogEnabled(taco::LogLevel::kVerbose)) {

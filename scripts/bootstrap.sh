@@ -12,6 +12,9 @@
 #    skips this step.
 #
 # Idempotent: a second run checks and returns in well under a second.
+#
+# `bootstrap.sh --fuzz` (what `make fuzz` runs) also installs clang and its libFuzzer +
+# sanitizer runtime (Debian `clang`, `libclang-rt-14-dev`); `make test` does not need them.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,6 +29,9 @@ apt_packages=(
   chromium libxml2-utils python3-venv python3-pip python3-dev
 )
 if ! command -v npm >/dev/null 2>&1; then apt_packages+=(nodejs npm); fi
+if [ "${1:-}" = "--fuzz" ]; then
+  apt_packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${apt_packages[@]}"; do

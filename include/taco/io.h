@@ -127,9 +127,19 @@ class CountingReader final : public RangeReader {
 // http(s) through our client, other roots (local, s3/gs/az) opened on first read; a plain
 // http(s) path (FOLDER samples, size unknown) is fetched up to 4 MiB by this call instead.
 // `leaf` names the file (a sample id, so that drivers see its extension; default: the
-// path's last component). The same arguments return the same path; a path stays valid for
-// the life of the process (each costs a few hundred bytes). Never valid outside it.
+// path's last component). The same arguments return the same path while it is remembered.
+// Never valid outside the process.
+// Memory stays flat in a loop over millions of samples: the process remembers at most
+// 65,536 paths (TACO_VSITACO_MAX_PATHS overrides) and 256 MiB of prefetched plain-http
+// samples; beyond that the least recently used path (handed out, stat'ed or opened) is
+// forgotten, and a later GDALOpen of it fails as "not found" (ask InProcessGdalPath again:
+// a new path). A GDAL dataset already open on a path keeps working after it is forgotten.
 Result<std::string> InProcessGdalPath(const std::string& gdal_path, const std::string& leaf = "");
+// Forgets a path of InProcessGdalPath() now (open GDAL datasets on it keep working).
+// False when it is not (or no longer) known.
+bool ReleaseInProcessGdalPath(const std::string& path);
+// How many paths InProcessGdalPath() remembers right now.
+size_t InProcessGdalPathCount();
 
 // True for http(s)://, s3://, gs://, az://, azure://, oss://, swift:// URLs and /vsi… paths.
 bool IsRemotePath(std::string_view path);

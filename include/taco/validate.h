@@ -6,7 +6,9 @@
 //  * Validate() only reads: the ZIP header, central directory and local headers, the
 //    METADATA/level*.parquet members, every FOLDER's `__meta__` and COLLECTION.json (ZIP), or
 //    the same files plus a listing of DATA/ (FOLDER); of the samples, only the header and
-//    IFDs of TIFF files (file-size, local datasets only; a remote one gets a note).
+//    IFDs of TIFF files (file-size, local datasets only; a remote one gets a note); with
+//    check_data (the default), every byte of a ZIP once, in file order and bounded memory,
+//    for the CRC-32s (member-crc).
 //  * Result error = the input cannot be read at all (no such path, not a ZIP, an I/O
 //    failure, a server that does not answer byte ranges); the CLI exits 2.
 //  * TACOCAT (`.tacocat/` folder or `__TACOCAT__` file): the index is opened like a dataset;
@@ -34,6 +36,8 @@
 // | zip-header           | ZIP: a 157-byte TACO_HEADER STORE entry at byte 0 (FORMAT §1.2), count <= 7,     |
 // |                      | pairs inside the file; the older TACO_GHOST entry is reported                  |
 // | zip-store            | ZIP: every member is STORE (method 0) with compressed size == size               |
+// | member-crc           | ZIP: every member's data has the CRC-32 of its central-directory entry, and its  |
+// |                      | local header says the same (unless ValidateOptions::check_data is false)         |
 // | duplicate-member     | ZIP: a member name listed twice in the central directory                         |
 // | header-pairs         | ZIP: header pair i == data range of METADATA/level{i}.parquet, last pair ==      |
 // |                      | COLLECTION.json, count == levels + 1                                           |
@@ -123,6 +127,9 @@ struct ValidateOptions {
   // Also check every GeoTIFF member against the TACO-optimised GeoTIFF profile (rule
   // `tiff-profile`: tiled, 512x512 blocks, ZSTD, TILE interleave, no overviews).
   bool tiff_profile = false;
+  // ZIP: read every member's bytes once and check its CRC-32 (member-crc). False (`taco
+  // validate --fast`) reads only metadata.
+  bool check_data = true;
 };
 
 Result<ValidationReport> Validate(const std::string& path, const ValidateOptions& options = {});

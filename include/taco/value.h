@@ -25,27 +25,52 @@ struct DataType {
   // kList: one child (name "item"); kStruct: the fields in order. Empty otherwise.
   std::vector<std::pair<std::string, DataType>> children;
 
-  static DataType Null() { return {TypeId::kNull, {}}; }
-  static DataType Bool() { return {TypeId::kBool, {}}; }
-  static DataType Int32() { return {TypeId::kInt32, {}}; }
-  static DataType Int64() { return {TypeId::kInt64, {}}; }
-  static DataType Float() { return {TypeId::kFloat, {}}; }
-  static DataType Double() { return {TypeId::kDouble, {}}; }
-  static DataType String() { return {TypeId::kString, {}}; }
-  static DataType Binary() { return {TypeId::kBinary, {}}; }
-  static DataType TimestampUs() { return {TypeId::kTimestampUs, {}}; }
-  static DataType List(DataType item) { return {TypeId::kList, {{"item", std::move(item)}}}; }
-  static DataType Struct(std::vector<std::pair<std::string, DataType>> fields) {
-    return {TypeId::kStruct, std::move(fields)};
-  }
+  // Constructors defined after the class (not an aggregate): with clang, an implicit
+  // default constructor makes std::pair<std::string, DataType> need DataType complete.
+  DataType();
+  DataType(TypeId type_id);  // NOLINT: implicit, as {TypeId::kInt64} reads
+  DataType(TypeId type_id, std::vector<std::pair<std::string, DataType>> type_children);
 
-  const DataType& item() const { return children.at(0).second; }  // REQUIRES: kList
+  // Defined after the class: clang instantiates std::pair<std::string, DataType> in these
+  // bodies, which needs DataType complete.
+  static DataType Null();
+  static DataType Bool();
+  static DataType Int32();
+  static DataType Int64();
+  static DataType Float();
+  static DataType Double();
+  static DataType String();
+  static DataType Binary();
+  static DataType TimestampUs();
+  static DataType List(DataType item);
+  static DataType Struct(std::vector<std::pair<std::string, DataType>> fields);
+
+  const DataType& item() const;  // REQUIRES: kList
 
   // PyArrow spelling: "string", "int64", "timestamp[us]", "list<item: list<item: float>>",
   // "struct<name: string, index: int32>".
   std::string ToString() const;
   bool operator==(const DataType& other) const;
 };
+
+inline DataType::DataType() = default;
+inline DataType::DataType(TypeId type_id) : id(type_id) {}
+inline DataType::DataType(TypeId type_id, std::vector<std::pair<std::string, DataType>> type_children)
+    : id(type_id), children(std::move(type_children)) {}
+inline const DataType& DataType::item() const { return children.at(0).second; }
+inline DataType DataType::Null() { return {TypeId::kNull, {}}; }
+inline DataType DataType::Bool() { return {TypeId::kBool, {}}; }
+inline DataType DataType::Int32() { return {TypeId::kInt32, {}}; }
+inline DataType DataType::Int64() { return {TypeId::kInt64, {}}; }
+inline DataType DataType::Float() { return {TypeId::kFloat, {}}; }
+inline DataType DataType::Double() { return {TypeId::kDouble, {}}; }
+inline DataType DataType::String() { return {TypeId::kString, {}}; }
+inline DataType DataType::Binary() { return {TypeId::kBinary, {}}; }
+inline DataType DataType::TimestampUs() { return {TypeId::kTimestampUs, {}}; }
+inline DataType DataType::List(DataType item) { return {TypeId::kList, {{"item", std::move(item)}}}; }
+inline DataType DataType::Struct(std::vector<std::pair<std::string, DataType>> fields) {
+  return {TypeId::kStruct, std::move(fields)};
+}
 
 // Inverse of DataType::ToString() for the types above.
 Result<DataType> ParseDataType(std::string_view text);

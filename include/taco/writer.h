@@ -53,6 +53,14 @@ struct CreateOptions {
 Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output,
                                         const CreateOptions& options = {});
 
+// For programs (the `taco` command calls it first thing in main()): SIGINT, SIGTERM and
+// SIGHUP first remove the temporary output of every write in progress (create, convert,
+// export, tacocat, tacollection), then end the process as the signal would. Must be called
+// before any thread is started (it blocks those signals in the calling thread and waits for
+// them in a thread of its own). Without it, a signal kills the process at once and the
+// temporaries stay until the next write of the same output name removes them.
+void RemoveTemporaryOutputsOnSignals();
+
 // "4GB", "512MB", "1.5G", "100k", "123" (bytes). Units B, K/KB, M/MB, G/GB, T/TB, powers of
 // 1024, case-insensitive, decimals allowed. InvalidArgument on anything else.
 Result<uint64_t> ParseSize(std::string_view text);

@@ -1,7 +1,8 @@
 // InProcessGdalPath() and the "/vsitaco/" GDAL file system behind it: see taco/io.h.
 //
-// Registry: each handed-off GDAL path gets a number n (the same path always the same n) and
-// the GDAL path "/vsitaco/<n>/<leaf>". An entry keeps how to reach the bytes (a RangeReader
+// Registry: each handed-off GDAL path gets a number n (the same path the same n while it is
+// remembered) and the GDAL path "/vsitaco/<n>/<leaf>"; the registry is an LRU bounded in
+// entries and prefetched bytes, so that a loop over millions of samples keeps memory flat. An entry keeps how to reach the bytes (a RangeReader
 // of exactly the sample's bytes, opened without any request when the size is known) and the
 // size, so that GDAL's stat is answered from memory. Only registered paths exist: GDAL's
 // probes for side-car files (.aux.xml, .ovr, .msk) are answered "not found" without a
@@ -19,7 +20,9 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <cstdlib>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,6 +43,9 @@ constexpr uint64_t kWholeFetch = 4ULL << 20;
 constexpr uint64_t kFirstFetch = 1ULL << 20;
 constexpr uint64_t kLaterFetch = 256ULL << 10;
 constexpr uint64_t kMaxCachedPerHandle = 64ULL << 20;
+// Registry bounds (see Registry): entries, and bytes prefetched by plain-http entries.
+constexpr size_t kDefaultMaxPaths = 65536;
+constexpr uint64_t kMaxResidentBytes = 256ULL << 20;
 
 // ---- readers of a sample's bytes --------------------------------------------------------
 
@@ -114,11 +120,17 @@ class LazyWindowReader final : public RangeReader {
 // ---- registry -----------------------------------------------------------------------
 
 struct Entry {
+  std::string key;   // the GDAL path + '\n' + leaf it was made for
   std::string dir;   // "/vsitaco/<n>"
   std::string path;  // dir + "/" + leaf
   RangeReaderPtr reader;
+  uint64_t resident = 0;  // bytes the reader holds in memory (a prefetched http object)
+  std::list<std::shared_ptr<Entry>>::iterator lru;  // position in Registry::lru_
 };
 
+// Handed-out paths, bounded: at most MaxPaths() entries and kMaxResidentBytes of prefetched
+// bytes; past that, the least recently used entries (handed out, stat'ed or opened) are
+// forgotten. An open handle keeps its reader, so eviction never breaks an open dataset.
 class Registry {
  public:
   static Registry& Get() {
@@ -127,35 +139,81 @@ class Registry {
   }
 
   Result<std::string> Add(const std::string& key, const std::string& leaf,
-                          const std::function<Result<RangeReaderPtr>()>& make_reader) {
+                          const std::function<Result<RangeReaderPtr>()>& make_reader, uint64_t resident) {
     std::lock_guard<std::mutex> lock(mu_);
     auto found = by_key_.find(key + '\n' + leaf);
-    if (found != by_key_.end()) return found->second->path;
+    if (found != by_key_.end()) {
+      Touch(found->second);
+      return found->second->path;
+    }
     TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, make_reader());
     auto entry = std::make_shared<Entry>();
-    entry->dir = std::string(kPrefix) + std::to_string(by_path_.size() + 1);
+    entry->key = key + '\n' + leaf;
+    entry->dir = std::string(kPrefix) + std::to_string(++next_number_);
     entry->path = entry->dir + "/" + leaf;
     entry->reader = std::move(reader);
-    by_key_[key + '\n' + leaf] = entry;
+    entry->resident = resident;
+    resident_ += resident;
+    lru_.push_front(entry);
+    entry->lru = lru_.begin();
+    by_key_[entry->key] = entry;
     by_path_[entry->path] = entry;
     dirs_[entry->dir] = entry;
+    while (lru_.size() > 1 && (lru_.size() > MaxPaths() || resident_ > kMaxResidentBytes)) Erase(lru_.back());
     return entry->path;
   }
 
-  std::shared_ptr<const Entry> Find(const std::string& path) const {
+  std::shared_ptr<const Entry> Find(const std::string& path) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = by_path_.find(path);
-    return it == by_path_.end() ? nullptr : it->second;
+    if (it == by_path_.end()) return nullptr;
+    Touch(it->second);
+    return it->second;
   }
-  std::shared_ptr<const Entry> FindDir(std::string path) const {
+  std::shared_ptr<const Entry> FindDir(std::string path) {
     while (path.size() > 1 && path.back() == '/') path.pop_back();
     std::lock_guard<std::mutex> lock(mu_);
     auto it = dirs_.find(path);
-    return it == dirs_.end() ? nullptr : it->second;
+    if (it == dirs_.end()) return nullptr;
+    Touch(it->second);
+    return it->second;
+  }
+
+  bool Release(const std::string& path) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = by_path_.find(path);
+    if (it == by_path_.end()) return false;
+    Erase(it->second);
+    return true;
+  }
+
+  size_t size() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return lru_.size();
   }
 
  private:
+  static size_t MaxPaths() {
+    static const size_t max = [] {
+      const char* v = std::getenv("TACO_VSITACO_MAX_PATHS");
+      const long long n = v != nullptr ? std::atoll(v) : 0;
+      return n > 0 ? static_cast<size_t>(n) : kDefaultMaxPaths;
+    }();
+    return max;
+  }
+  void Touch(const std::shared_ptr<Entry>& e) { lru_.splice(lru_.begin(), lru_, e->lru); }
+  void Erase(std::shared_ptr<Entry> e) {  // by value: the maps hold the last references
+    resident_ -= e->resident;
+    by_key_.erase(e->key);
+    by_path_.erase(e->path);
+    dirs_.erase(e->dir);
+    lru_.erase(e->lru);
+  }
+
   mutable std::mutex mu_;
+  uint64_t next_number_ = 0;
+  uint64_t resident_ = 0;
+  std::list<std::shared_ptr<Entry>> lru_;  // most recently used first
   std::map<std::string, std::shared_ptr<Entry>> by_key_;
   std::map<std::string, std::shared_ptr<Entry>> by_path_;
   std::map<std::string, std::shared_ptr<Entry>> dirs_;
@@ -343,6 +401,7 @@ Result<std::string> InProcessGdalPath(const std::string& gdal_path, const std::s
     return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
   }
   const std::string name = LeafFor(leaf, gdal_path);
+  const uint64_t resident = !window && io::PlainHttpUrl(gdal_path) ? kWholeFetch : 0;
   return Registry::Get().Add(gdal_path, name, [&]() -> Result<RangeReaderPtr> {
     if (!window) {  // the size is unknown: learnt now, with the first bytes (http: one GET)
       if (auto url = io::PlainHttpUrl(gdal_path)) {
@@ -355,7 +414,11 @@ Result<std::string> InProcessGdalPath(const std::string& gdal_path, const std::s
       return RangeReaderPtr(std::make_shared<HttpWindowReader>(gdal_path, *url, window->offset, window->size));
     }
     return RangeReaderPtr(std::make_shared<LazyWindowReader>(gdal_path, window->root, window->offset, window->size));
-  });
+  }, resident);
 }
+
+bool ReleaseInProcessGdalPath(const std::string& path) { return Registry::Get().Release(path); }
+
+size_t InProcessGdalPathCount() { return Registry::Get().size(); }
 
 }  // namespace taco

@@ -91,22 +91,8 @@ void ParseContentRange(std::string_view v, HttpResponse* r) {
 }
 
 size_t OnHeader(char* data, size_t size, size_t count, void* user) {
-  auto* r = static_cast<HttpResponse*>(user);
   const size_t n = size * count;
-  std::string_view line(data, n);
-  if (StartsWithNoCase(line, "http/")) {  // a new response (redirect, 100-continue)
-    r->etag.clear();
-    r->last_modified.clear();
-    r->range_first = r->range_last = r->total_size = -1;
-    return n;
-  }
-  const size_t colon = line.find(':');
-  if (colon == std::string_view::npos) return n;
-  std::string_view key = line.substr(0, colon);
-  std::string value = Trim(line.substr(colon + 1));
-  if (key.size() == 4 && StartsWithNoCase(key, "etag")) r->etag = value;
-  else if (StartsWithNoCase(key, "last-modified") && key.size() == 13) r->last_modified = value;
-  else if (StartsWithNoCase(key, "content-range") && key.size() == 13) ParseContentRange(value, r);
+  ParseHttpHeaderLine(std::string_view(data, n), static_cast<HttpResponse*>(user));
   return n;
 }
 
@@ -266,6 +252,22 @@ void LogRequest(const std::string& url, const std::optional<HttpByteRange>& rang
 }
 
 }  // namespace
+
+void ParseHttpHeaderLine(std::string_view line, HttpResponse* r) {
+  if (StartsWithNoCase(line, "http/")) {  // a new response (redirect, 100-continue)
+    r->etag.clear();
+    r->last_modified.clear();
+    r->range_first = r->range_last = r->total_size = -1;
+    return;
+  }
+  const size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return;
+  std::string_view key = line.substr(0, colon);
+  std::string value = Trim(line.substr(colon + 1));
+  if (key.size() == 4 && StartsWithNoCase(key, "etag")) r->etag = value;
+  else if (StartsWithNoCase(key, "last-modified") && key.size() == 13) r->last_modified = value;
+  else if (StartsWithNoCase(key, "content-range") && key.size() == 13) ParseContentRange(value, r);
+}
 
 int MaxAttempts() {
   const double retries = SettingDouble("GDAL_HTTP_MAX_RETRY", 3);

@@ -48,6 +48,10 @@ struct HttpByteRange {
 Result<HttpResponse> HttpGet(const std::string& name, const std::string& url, std::optional<HttpByteRange> range,
                              uint64_t max_body);
 
+// Takes one response header line as libcurl hands it over (the status line resets the
+// fields; ETag, Last-Modified and Content-Range "bytes a-b/total" are kept, others ignored).
+void ParseHttpHeaderLine(std::string_view line, HttpResponse* r);
+
 // Validates a ranged response: 206 with a Content-Range starting at `range.offset` and a
 // body of exactly the bytes asked (or fewer when the object ends first, `clamp_to_end`).
 Status CheckRangeResponse(const std::string& name, const HttpResponse& r, const HttpByteRange& range,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <string>
 
 #include "read/dataset_state.h"
@@ -17,6 +18,9 @@
 #include "table/wkb_functions.h"
 #include "taco/io.h"
 #include "taco/log.h"
+#include "util/exception_guard.h"
+#include "util/json_text.h"
+#include "util/limits.h"
 #include "zip/taco_header.h"
 
 namespace taco {
@@ -44,6 +48,23 @@ Status Dataset::State::CheckLevel(int level) const {
 
 namespace {
 
+}  // namespace
+
+// util/limits.h: the rows a level's Parquet footer claims (count(*) is answered from the
+// footer, no row is read), so that no later query tries to materialize 10^12 rows.
+Status CheckLevelRows(Dataset::State& d, int level) {
+  auto count = d.engine->Query("SELECT count(*) FROM level" + std::to_string(level) + "_table");
+  if (!count.ok()) return d.Prefixed(count.status());
+  const Value& v = count->columns.at(0).values.at(0);
+  const int64_t rows = v.is<int64_t>() ? v.get<int64_t>() : 0;
+  if (rows >= 0 && static_cast<uint64_t>(rows) <= util::kMaxLevelRows) return Status::OK();
+  return Status::Corruption(d.path + ": METADATA/level" + std::to_string(level) + ".parquet claims " +
+                            std::to_string(rows) + " rows, more than the " + std::to_string(util::kMaxLevelRows) +
+                            " allowed");
+}
+
+namespace {
+
 Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
   if (d.level_readers.size() <= static_cast<size_t>(level)) d.level_readers.resize(static_cast<size_t>(level) + 1);
   d.level_readers[static_cast<size_t>(level)] = reader;
@@ -51,13 +72,20 @@ Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
   Status st = d.engine->Execute("CREATE VIEW level" + std::to_string(level) + "_table AS SELECT * FROM read_parquet(" +
                                 table::QuoteString(mounted) + ")");
   if (!st.ok()) return st;
+  TACO_RETURN_IF_ERROR(CheckLevelRows(d, level));
   d.num_levels = std::max(d.num_levels, level + 1);
   return Status::OK();
 }
 
+// util/limits.h: checked on the size before the file is read.
+Status CheckCollectionSize(uint64_t size, const std::string& where) {
+  if (size <= util::kMaxCollectionJsonBytes) return Status::OK();
+  return Status::Corruption(where + ": COLLECTION.json is " + std::to_string(size) + " bytes, more than the " +
+                            std::to_string(util::kMaxCollectionJsonBytes) + " allowed");
+}
+
 Result<nlohmann::ordered_json> ParseCollection(const std::string& bytes, const std::string& where) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::Corruption(where + ": COLLECTION.json is not valid JSON");
+  TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json j, util::ParseJsonText(bytes, where + ": COLLECTION.json"));
   if (!j.is_object()) return Status::Corruption(where + ": COLLECTION.json is not a JSON object");
   return j;
 }
@@ -127,6 +155,7 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
   if (!collection_reader.ok()) {
     return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
   }
+  TACO_RETURN_IF_ERROR(CheckCollectionSize((*collection_reader)->size(), d.path));
   TACO_ASSIGN_OR_RETURN(std::string json_bytes, (*collection_reader)->ReadAll());
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
@@ -150,12 +179,15 @@ Dataset::~Dataset() = default;
 
 Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const OpenOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+  return util::GuardExceptions(path, [&]() -> Result<std::unique_ptr<Dataset>> {
   TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
   Log(LogLevel::kVerbose, "opening " + path + " as " + std::string(DatasetFormatName(format)));
   auto state = std::make_shared<State>();
   state->format = format;
   state->path = path;
   state->vsi_root = ToVsiPath(path);
+  state->verify_crc = options.verify_crc;
   TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
   // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
   TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
@@ -178,6 +210,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
                               std::to_string(state->num_levels) + (state->num_levels == 1 ? " level" : " levels") +
                               ", " + ElapsedText(start));
   return std::unique_ptr<Dataset>(new Dataset(state, "data_raw", "data", std::move(context)));
+  });
 }
 
 DatasetFormat Dataset::format() const { return state_->format; }
@@ -190,6 +223,7 @@ const std::string& Dataset::view_name() const { return view_; }
 
 const nlohmann::ordered_json& Dataset::collection() const {
   if (view_ == "data_raw") return state_->collection;
+  std::lock_guard<std::mutex> lock(mu_);  // computed once, whichever thread asks first
   if (!derived_collection_) {
     nlohmann::ordered_json c = state_->collection;
     auto count = RowCount();

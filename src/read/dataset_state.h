@@ -1,11 +1,14 @@
 // Internal state shared by a Dataset opened with Dataset::Open, every view derived from it
 // and every Frame reached by navigation (held by shared_ptr; the last holder frees it).
 //
-// Contract: not thread-safe (one Engine). Object names created in the engine are unique
-// within a State (NewName). Helpers return Status errors prefixed with the dataset path.
+// Contract: safe for concurrent use: the Engine serializes statements itself, names come
+// from an atomic counter, and everything else is set while opening and only read after.
+// Object names created in the engine are unique within a State (NewName). Helpers return
+// Status errors prefixed with the dataset path.
 #ifndef TACO_READ_DATASET_STATE_H_
 #define TACO_READ_DATASET_STATE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -55,11 +58,13 @@ struct Dataset::State {
   // A concat of datasets: ids are local to each source, so joins also match
   // internal:source_path (FORMAT §6.10).
   bool concatenated = false;
-  uint64_t next_name = 0;
   // Legacy BLOB datasets (read/legacy_open.h): what the headers said, and the rows one level
   // below a FOLDER sample (navigation asks here instead of reading a `__meta__`). Null else.
   std::shared_ptr<const LegacyInfo> legacy;
   std::function<Result<Table>(const Table& row, int level)> children_of;
+  // OpenOptions::verify_crc: whole-member reads of ZIP samples check the CRC-32.
+  bool verify_crc = true;
+  std::atomic<uint64_t> next_name{0};
 
   // "<prefix>_<8 hex digits>", never returned twice.
   std::string NewName(std::string_view prefix);
@@ -81,6 +86,8 @@ struct Frame::Context {
 // Helpers shared by views.cc, filters.cc and navigation.cc.
 bool HasColumn(const std::vector<Column>& columns, std::string_view name);
 std::string JoinColumnNames(const std::vector<Column>& columns);
+// Corruption when the stored level `levelN_table` claims more than util::kMaxLevelRows rows.
+Status CheckLevelRows(Dataset::State& state, int level);
 // Creates `levelN`, `data_raw` and `data` views over the `levelN_table`s (FORMAT §6.2/6.3),
 // and trusts them (TrustLevelViews).
 Status CreateLevelViews(Dataset::State& state);

@@ -1,5 +1,6 @@
 // Navigation (FORMAT §6.8): Dataset::Read / ReadPath / ReadBytes and Frame.
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -7,6 +8,8 @@
 
 #include "read/dataset_state.h"
 #include "read/path_safety.h"
+#include "read/sample_bytes.h"
+#include "util/limits.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
@@ -16,14 +19,8 @@ namespace taco {
 using table::QuoteIdentifier;
 using table::QuoteString;
 
+namespace read {
 namespace {
-
-constexpr std::string_view kVsiSubfile = "/vsisubfile/";
-constexpr std::string_view kMetaSuffix = "/__meta__";
-
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 bool IsLocal(const std::string& path) { return !IsRemotePath(path); }
 
@@ -34,6 +31,8 @@ const std::string* RootOf(const Dataset::State& s, const std::string& path) {
   }
   return nullptr;
 }
+
+}  // namespace
 
 // Before a sample path is handed out or read: it stays inside the dataset (read/path_safety.h).
 // A /vsisubfile/ path into a container the dataset opened is safe by construction (its
@@ -54,19 +53,24 @@ Status CheckSamplePath(const Dataset::State& s, const std::string& gdal_path) {
   return inside;
 }
 
+}  // namespace read
+
+using read::CheckSamplePath;
+
+namespace {
+
+constexpr std::string_view kVsiSubfile = "/vsisubfile/";
+constexpr std::string_view kMetaSuffix = "/__meta__";
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
 // The bytes at a GDAL path of the dataset: a /vsisubfile/ range (through the already open
-// container when it is ours: one ranged read) or a whole file.
+// container when it is ours: one ranged read; CRC-checked) or a whole file, once the path
+// passed CheckSamplePath (read/sample_bytes.h).
 Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gdal_path) {
-  TACO_RETURN_IF_ERROR(CheckSamplePath(s, gdal_path));
-  if (auto ref = ParseVsiSubfile(gdal_path)) {
-    auto open = s.containers.find(ref->root);
-    if (open != s.containers.end() && open->second != nullptr) {
-      return open->second->Read(ref->offset, static_cast<size_t>(ref->size));
-    }
-    return ReadRange(ref->root, ref->offset, ref->size);  // http(s): one ranged GET
-  }
-  if (gdal_path.rfind("/vsisubfile/", 0) == 0) return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
-  return ReadWholeFile(gdal_path);  // http(s): one GET, no Range
+  return read::ReadSampleBytes(s, gdal_path);
 }
 
 const Value* Cell(const Table& t, std::string_view column, size_t row) {
@@ -112,7 +116,7 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
     TACO_ASSIGN_OR_RETURN(children, s.children_of(row, level));
   } else {
     TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path));
-    TACO_ASSIGN_OR_RETURN(children, s.engine->ReadParquet(MemoryReader(std::move(bytes), meta_path)));
+    TACO_ASSIGN_OR_RETURN(children, s.engine->ReadParquet(MemoryReader(std::move(bytes), meta_path), util::kMaxFolderChildren));
   }
   if (children.FindColumn("id") < 0 || children.FindColumn("type") < 0) {
     return Status::Corruption(meta_path + ": __meta__ has no id/type columns");
@@ -361,19 +365,24 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
   if (const auto* index = std::get_if<int64_t>(&key); index != nullptr && *index < 0) {
     return state_->Error("index " + std::to_string(*index) + " is negative");
   }
-  if (row_cache_ == nullptr && ++reads_before_cache_ >= 2) {
-    reads_before_cache_ = std::numeric_limits<int>::min();  // decide once
-    TACO_ASSIGN_OR_RETURN(int64_t count, RowCount());
-    if (count <= kMaxCachedRows) {
-      // A view some rows of which cannot be read (a refused path, a forged protected value)
-      // is not cached: each lookup then reads its own row, so the others stay reachable.
-      auto rows = state_->engine->Query("SELECT * FROM " + view_);
-      if (rows.ok()) row_cache_ = std::make_shared<RowCache>(std::move(*rows));
+  std::shared_ptr<const RowCache> row_cache;  // this call's view of row_cache_
+  {
+    std::lock_guard<std::mutex> lock(mu_);  // many threads may Read() one Dataset
+    if (row_cache_ == nullptr && ++reads_before_cache_ >= 2) {
+      reads_before_cache_ = std::numeric_limits<int>::min();  // decide once
+      TACO_ASSIGN_OR_RETURN(int64_t count, RowCount());
+      if (count <= kMaxCachedRows) {
+        // A view some rows of which cannot be read (a refused path, a forged protected value)
+        // is not cached: each lookup then reads its own row, so the others stay reachable.
+        auto rows = state_->engine->Query("SELECT * FROM " + view_);
+        if (rows.ok()) row_cache_ = std::make_shared<RowCache>(std::move(*rows));
+      }
     }
+    row_cache = row_cache_;
   }
-  if (row_cache_ != nullptr) {
-    TACO_ASSIGN_OR_RETURN(size_t row, row_cache_->Find(*state_, key));
-    return NodeFromRow(context_, 0, row_cache_->rows, row);
+  if (row_cache != nullptr) {
+    TACO_ASSIGN_OR_RETURN(size_t row, row_cache->Find(*state_, key));
+    return NodeFromRow(context_, 0, row_cache->rows, row);
   }
   // One query: the row at a position, or (up to two) rows with the id.
   const std::string* id = KeyId(key);

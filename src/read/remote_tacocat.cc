@@ -17,8 +17,10 @@
 #include "io/cache.h"
 #include "io/http_client.h"
 #include "io/http_reader.h"
+#include "io/thread_config.h"
 #include "read/remote_zip.h"
 #include "taco/io.h"
+#include "util/json_text.h"
 #include "write/tacocat_internal.h"
 #include "zip/taco_header.h"
 
@@ -69,10 +71,12 @@ Location Locate(const std::string& path) {
 Status RunParallel(size_t n, const std::function<Status(size_t)>& task) {
   std::vector<Status> results(n);
   std::vector<std::thread> threads;
+  // The caller's thread-local GDAL options (credentials, headers) hold in the workers too.
+  auto run = io::WithCallerGdalConfig([&results, &task](size_t i) { results[i] = task(i); });
   for (size_t i = 0; i < n; ++i) {
     if (n > 1) {
       try {
-        threads.emplace_back([&results, &task, i] { results[i] = task(i); });
+        threads.emplace_back([&run, i] { run(i); });
         continue;
       } catch (const std::system_error&) {
         // fall through: run it here
@@ -194,8 +198,8 @@ RemoteLevelFiles FromParts(const Location& loc, std::vector<std::string> parts, 
 }  // namespace
 
 Result<int> TacocatMaxDepth(const std::string& collection_json, const std::string& name) {
-  const nlohmann::json j = nlohmann::json::parse(collection_json, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return Status::Corruption(name + ": not a valid JSON object");
+  TACO_ASSIGN_OR_RETURN(const nlohmann::ordered_json j, util::ParseJsonText(collection_json, name));
+  if (!j.is_object()) return Status::Corruption(name + ": not a JSON object");
   const auto pit = j.find("taco:pit_schema");
   if (pit == j.end() || !pit->is_object()) return 0;
   const auto hierarchy = pit->find("hierarchy");

@@ -9,6 +9,7 @@
 #include "io/cache.h"
 #include "io/http_client.h"
 #include "io/http_reader.h"
+#include "util/limits.h"
 
 namespace taco {
 namespace {
@@ -21,6 +22,13 @@ std::string_view HeaderBytes(const std::string& prefix) {
 }
 
 Result<std::vector<std::string>> FetchMembers(const RangeReader& container, const zip::TacoHeader& header) {
+  uint64_t total = 0;
+  for (const auto& e : header.entries) total += e.length;  // each inside the file: no overflow in practice
+  if (total > util::kMaxRemoteMetadataBytes) {
+    return Status::Corruption(container.name() + ": the TACO_HEADER lists " + std::to_string(total) +
+                              " bytes of metadata, more than the " + std::to_string(util::kMaxRemoteMetadataBytes) +
+                              " a remote dataset may fetch into memory");
+  }
   std::vector<std::string> members(header.entries.size());
   for (const auto& group : GroupHeaderEntries(header.entries)) {
     const auto& first = header.entries[group.front()];

@@ -9,6 +9,7 @@
 #include "read/remote_tacocat.h"
 #include "table/engine.h"
 #include "taco/io.h"
+#include "util/json_text.h"
 #include "write/tacocat_internal.h"
 
 namespace taco::read {
@@ -52,6 +53,7 @@ Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
   Status st = d.engine->Execute("CREATE VIEW level" + n + "_table AS SELECT * FROM read_parquet(" +
                                 table::QuoteString(mounted) + ")");
   if (!st.ok()) return d.Prefixed(st);
+  TACO_RETURN_IF_ERROR(CheckLevelRows(d, level));
   TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, d.ColumnsOf("level" + n + "_table"));
   for (std::string_view required : {"id", "type", "internal:offset", "internal:size", "internal:source_file"}) {
     if (!HasColumn(columns, required)) {
@@ -63,11 +65,13 @@ Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
 }
 
 Status ParseCollectionInto(Dataset::State& d, const std::string& bytes) {
-  d.collection = nlohmann::ordered_json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-  if (d.collection.is_discarded() || !d.collection.is_object()) {
+  auto parsed = util::ParseJsonText(bytes, d.path + ": TACOCAT COLLECTION.json");
+  if (!parsed.ok() || !parsed->is_object()) {
     d.collection = nlohmann::ordered_json::object();
-    return Status::Corruption(d.path + ": TACOCAT COLLECTION.json is not a valid JSON object");
+    if (!parsed.ok()) return parsed.status();
+    return Status::Corruption(d.path + ": TACOCAT COLLECTION.json is not a JSON object");
   }
+  d.collection = std::move(*parsed);
   return Status::OK();
 }
 

@@ -423,6 +423,10 @@ struct Engine::Impl {
   std::unique_ptr<duckdb::Connection> con;
   uint64_t next_temp = 0;
   std::string error_label;
+  // One statement at a time on `con` (a DuckDB connection is not thread-safe; each
+  // statement still runs on DuckDB's worker threads). Recursive: ToParquet and ReadParquet
+  // call the other methods.
+  std::recursive_mutex mu;
 
   // A Status for a failed statement `sql` with DuckDB's error type and message.
   Status Error(const std::string& sql, duckdb::ExceptionType type, const std::string& message) const {
@@ -524,15 +528,23 @@ std::string Engine::Mount(RangeReaderPtr reader, std::string_view file_name) {
 void Engine::Unmount(const std::string& path) { impl_->mounts->Unmount(path); }
 
 Status Engine::Execute(const std::string& sql) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
   TACO_ASSIGN_OR_RETURN(auto result, impl_->Run(sql));
   (void)result;
   return Status::OK();
 }
 
-void Engine::set_error_label(std::string label) { impl_->error_label = std::move(label); }
-const std::string& Engine::error_label() const { return impl_->error_label; }
+void Engine::set_error_label(std::string label) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  impl_->error_label = std::move(label);
+}
+std::string Engine::error_label() const {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  return impl_->error_label;
+}
 
 Result<std::vector<std::string>> Engine::ParseStatements(const std::string& sql) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
   std::vector<std::string> out;
   try {
     duckdb::Parser parser;
@@ -555,6 +567,7 @@ Result<std::vector<std::string>> Engine::ParseStatements(const std::string& sql)
 }
 
 Result<Table> Engine::Query(const std::string& sql) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
   TACO_ASSIGN_OR_RETURN(auto result, impl_->Run(sql));
   Table table;
   try {
@@ -576,6 +589,7 @@ Result<Table> Engine::Query(const std::string& sql) {
 }
 
 Status Engine::QueryArrow(const std::string& sql, ArrowArrayStream* out) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
   TACO_ASSIGN_OR_RETURN(auto result, impl_->Run(sql));
   Status st = MaterializedResultToArrowStream(std::move(result), out);
   if (!st.ok()) return Status(st.code(), "SQL \"" + sql + "\": " + st.message());
@@ -583,6 +597,7 @@ Status Engine::QueryArrow(const std::string& sql, ArrowArrayStream* out) {
 }
 
 Status Engine::CreateTable(const std::string& name, const Table& table) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
   const std::string where = "table \"" + name + "\"";
   if (table.columns.empty()) return Status::InvalidArgument(where + ": no columns");
   std::string ddl = "CREATE OR REPLACE TEMP TABLE " + QuoteIdentifier(name) + " (";
@@ -631,6 +646,7 @@ Status Engine::CreateTable(const std::string& name, const Table& table) {
 }
 
 Result<std::string> Engine::QueryToParquet(const std::string& sql, const ParquetWriteOptions& opts) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
   std::string path = impl_->mounts->NewPath("output.parquet");
   std::string copy = "COPY (" + StripTrailingSemicolons(sql) + ") TO " + QuoteString(path) +
                      " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " + std::to_string(opts.zstd_level) +
@@ -652,6 +668,7 @@ Result<std::string> Engine::QueryToParquet(const std::string& sql, const Parquet
 }
 
 Result<std::string> Engine::ToParquet(const Table& table, const ParquetWriteOptions& opts) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
   std::string name = "__taco_parquet_" + std::to_string(impl_->next_temp++);
   TACO_RETURN_IF_ERROR(CreateTable(name, table));
   auto bytes = QueryToParquet("SELECT * FROM temp.main." + QuoteIdentifier(name), opts);
@@ -661,16 +678,22 @@ Result<std::string> Engine::ToParquet(const Table& table, const ParquetWriteOpti
   return bytes;
 }
 
-Result<Table> Engine::ReadParquet(RangeReaderPtr reader) {
+Result<Table> Engine::ReadParquet(RangeReaderPtr reader, uint64_t max_rows) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
   std::string name = reader->name();
   std::string path = Mount(std::move(reader), name);
-  auto table = Query("SELECT * FROM read_parquet(" + QuoteString(path) + ")");
+  // LIMIT: DuckDB stops decoding there, whatever the footer claims.
+  auto table = Query("SELECT * FROM read_parquet(" + QuoteString(path) + ") LIMIT " + std::to_string(max_rows + 1));
   Unmount(path);
+  if (table.ok() && table->num_rows() > max_rows) {
+    return Status::Corruption(name + ": holds more than " + std::to_string(max_rows) + " rows, the limit here");
+  }
   return table;
 }
 
 void* Engine::raw_database() { return impl_->db.get(); }
 void* Engine::raw_connection() { return impl_->con.get(); }
+std::recursive_mutex& Engine::mutex() { return impl_->mu; }
 
 std::string QuoteIdentifier(std::string_view name) {
   std::string out = "\"";

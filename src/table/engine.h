@@ -1,10 +1,12 @@
 // The SQL/Parquet engine of taco-cpp: one in-process DuckDB database and one connection.
 //
 // Contract:
-//  * Thread-safety: an Engine is NOT thread-safe. Use one Engine per thread (or per dataset,
-//    guarded by the owner). Mount()/Unmount() are internally locked because DuckDB's own
-//    worker threads read mounted files concurrently; the RangeReaders must allow concurrent
-//    ReadAt() (io.h guarantees it).
+//  * Thread-safety: every method may be called from many threads at once: statements are
+//    serialized by an internal mutex (one DuckDB connection runs one statement at a time;
+//    each statement still uses DuckDB's worker threads). Code using raw_connection() holds
+//    mutex() meanwhile. Mount()/Unmount() have a lock of their own because DuckDB's worker
+//    threads read mounted files concurrently; the RangeReaders must allow concurrent ReadAt()
+//    (io.h guarantees it).
 //  * Lifetime: a mounted path is valid until Unmount() or the Engine's destruction. A file
 //    handle DuckDB already holds keeps its RangeReader alive, so Unmount() during a query is
 //    safe. Mount paths are never reused within an Engine, so DuckDB can never serve cached
@@ -24,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -64,7 +67,7 @@ class Engine {
   // While set (non-empty), errors name this text instead of the SQL that failed: the
   // user's query rather than the CREATE TEMP VIEW that wraps it. See ScopedErrorLabel.
   void set_error_label(std::string label);
-  const std::string& error_label() const;
+  std::string error_label() const;
   // The statements DuckDB's parser finds in `sql`, each as DuckDB prints it back (e.g.
   // "SELECT 2 AS b"). InvalidArgument "SQL \"<sql>\": <DuckDB's message>" when it does not
   // parse.
@@ -86,13 +89,16 @@ class Engine {
   Result<std::string> ToParquet(const Table& table, const ParquetWriteOptions& opts = {});
   Result<std::string> QueryToParquet(const std::string& sql, const ParquetWriteOptions& opts = {});
 
-  // Convenience: a whole Parquet file from `reader` (errors name reader->name()).
-  Result<Table> ReadParquet(RangeReaderPtr reader);
+  // Convenience: a whole Parquet file from `reader` (errors name reader->name()); more than
+  // `max_rows` rows is a Corruption error, found without decoding more than max_rows + 1.
+  Result<Table> ReadParquet(RangeReaderPtr reader, uint64_t max_rows = 1'000'000'000);
 
   // Escape hatch for other files of src/table (scalar functions, ...): a duckdb::DuckDB*
   // and a duckdb::Connection*. Never use outside src/table.
   void* raw_database();
   void* raw_connection();
+  // Held by the engine during every statement; hold it while using raw_connection().
+  std::recursive_mutex& mutex();
 
   struct Impl;
 

@@ -93,6 +93,7 @@ void BboxOf(duckdb::DataChunk& args, duckdb::ExpressionState&, duckdb::Vector& r
 }  // namespace
 
 Status RegisterWkbFunctions(Engine& engine) {
+  std::lock_guard<std::recursive_mutex> lock(engine.mutex());
   auto* con = static_cast<duckdb::Connection*>(engine.raw_connection());
   try {
     using duckdb::LogicalType;

@@ -1,33 +1,123 @@
 #include "util/atomic_output.h"
 
+#include "taco/writer.h"
+
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>  // renameat2
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <random>
+#include <string_view>
+#include <set>
 #include <system_error>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace taco {
 namespace fs = std::filesystem;
 
 namespace {
 
+std::string Hex8(uint32_t v) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(8, '0');
+  for (int i = 0; i < 8; ++i) out[i] = kHex[(v >> (4 * (7 - i))) & 0xf];
+  return out;
+}
+
 std::string RandomSuffix() {
   static thread_local std::mt19937_64 rng([] {
     std::random_device rd;
     return (static_cast<uint64_t>(rd()) << 32) ^ rd();
   }());
-  const uint64_t v = rng();
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 0; i < 16; ++i) out[i] = kHex[(v >> (4 * (15 - i))) & 0xf];
-  return out;
+  return Hex8(static_cast<uint32_t>(rng()));
+}
+
+// 8 hex digits of an FNV-1a hash of the host name: tells temporaries of processes on other
+// hosts (a shared file system) from ours, whose liveness we cannot check.
+const std::string& HostTag() {
+  static const std::string tag = [] {
+    char host[256] = {};
+    if (::gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+    uint32_t h = 2166136261u;
+    for (const char* c = host; *c != '\0'; ++c) h = (h ^ static_cast<unsigned char>(*c)) * 16777619u;
+    return Hex8(h);
+  }();
+  return tag;
+}
+
+// The registry of uncommitted outputs. Never destroyed: the signal thread may use it while
+// static destructors run.
+std::mutex& RegistryMutex() {
+  static auto* mu = new std::mutex();
+  return *mu;
+}
+std::set<AtomicOutput*>& Registry() {
+  static auto* live = new std::set<AtomicOutput*>();
+  return *live;
+}
+
+bool AllDigits(std::string_view s) {
+  if (s.empty() || s.size() > 9) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+bool AllHex(std::string_view s) {
+  for (char c : s) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+// Removes "<dir>/.<name>.tmp-<pid>-<host>-<8 hex>" entries of this host whose process is gone.
+void RemoveStaleTemporaries(const fs::path& dir, const std::string& name) {
+  const std::string prefix = "." + name + ".tmp-";
+  std::error_code ec;
+  fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
+  if (ec) return;
+  std::vector<fs::path> stale;
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    const std::string file = it->path().filename().string();
+    if (file.rfind(prefix, 0) != 0) continue;
+    const std::string_view rest = std::string_view(file).substr(prefix.size());
+    // <pid>-<host 8 hex>-<random 8 hex>
+    const size_t dash = rest.find('-');
+    if (dash == std::string_view::npos || rest.size() != dash + 1 + 8 + 1 + 8) continue;
+    const std::string_view pid_text = rest.substr(0, dash);
+    const std::string_view host = rest.substr(dash + 1, 8);
+    if (!AllDigits(pid_text) || rest[dash + 9] != '-' || !AllHex(rest.substr(dash + 10)) || host != HostTag()) {
+      continue;
+    }
+    const pid_t pid = static_cast<pid_t>(std::stol(std::string(pid_text)));
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to ask about)
+    stale.push_back(it->path());
+  }
+  for (const fs::path& p : stale) fs::remove_all(p, ec);
+}
+
+// Removes a temporary tree, retrying while a writer thread still adds to it.
+void RemoveTree(const std::string& path) {
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0) return;
+  }
 }
 
 bool EntryExists(const std::string& path) {
@@ -90,7 +180,6 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::Begin(const std::string& fin
   std::string path = final_path;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   if (path.empty()) return Status::InvalidArgument("<empty path>: no output name given");
-  if (EntryExists(path)) return Status::AlreadyExists(path + ": already exists");
 
   const fs::path p(path);
   const std::string name = p.filename().string();
@@ -98,11 +187,17 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::Begin(const std::string& fin
     return Status::InvalidArgument(path + ": not a valid output name");
   }
   const fs::path dir = p.parent_path();
+  RemoveStaleTemporaries(dir, name);
+  if (EntryExists(path)) return Status::AlreadyExists(path + ": already exists");
   std::vector<std::string> created;
   if (!dir.empty()) TACO_RETURN_IF_ERROR(MakeParents(dir, &created));
 
-  const std::string prefix = (dir.empty() ? std::string() : dir.string() + "/") + "." + name + ".tmp-";
+  const std::string prefix =
+      (dir.empty() ? std::string() : dir.string() + "/") + "." + name + ".tmp-" + TemporaryOwnerTag();
   std::string temp;
+  // Registered in the same critical section as the directory is made: a signal's cleanup
+  // sees every temporary that exists.
+  std::lock_guard<std::mutex> lock(RegistryMutex());
   for (int attempt = 0;; ++attempt) {
     temp = prefix + RandomSuffix();
     if (!is_directory) {
@@ -119,11 +214,14 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::Begin(const std::string& fin
       return Status::Internal(path + ": cannot find a free temporary name");
     }
   }
-  return std::unique_ptr<AtomicOutput>(new AtomicOutput(path, temp, is_directory, std::move(created)));
+  std::unique_ptr<AtomicOutput> out(new AtomicOutput(path, temp, is_directory, std::move(created)));
+  Registry().insert(out.get());
+  return out;
 }
 
 Status AtomicOutput::Commit() {
   if (committed_) return Status::Internal(final_path_ + ": output committed twice");
+  std::lock_guard<std::mutex> lock(RegistryMutex());  // never half-way through a signal's cleanup
   const int err = RenameNoReplace(temp_path_, final_path_, is_directory_);
   if (err == EEXIST || err == ENOTEMPTY) return Status::AlreadyExists(final_path_ + ": already exists");
   if (err == ENOENT && !EntryExists(temp_path_)) {
@@ -133,16 +231,66 @@ Status AtomicOutput::Commit() {
     return Status::IOError(final_path_ + ": cannot move " + temp_path_ + " into place: " + std::strerror(err));
   }
   committed_ = true;
+  Registry().erase(this);
   return Status::OK();
 }
 
 AtomicOutput::~AtomicOutput() {
+  {
+    std::lock_guard<std::mutex> lock(RegistryMutex());
+    Registry().erase(this);
+  }
   if (committed_) return;
-  std::error_code ec;
-  fs::remove_all(temp_path_, ec);
+  RemoveTree(temp_path_);
   for (const std::string& d : created_dirs_) {
     if (::rmdir(d.c_str()) != 0) break;  // not empty (someone else uses it): keep it and its parents
   }
 }
+
+std::string TemporaryOwnerTag() { return std::to_string(::getpid()) + "-" + HostTag() + "-"; }
+
+// REQUIRES: RegistryMutex() held.
+void RemoveTemporaryOutputsLocked() {
+  for (AtomicOutput* out : Registry()) {
+    RemoveTree(out->temp_path_);
+    for (const std::string& d : out->created_dirs_) {
+      if (::rmdir(d.c_str()) != 0) break;
+    }
+  }
+}
+
+size_t RemoveTemporaryOutputs() {
+  std::lock_guard<std::mutex> lock(RegistryMutex());
+  RemoveTemporaryOutputsLocked();
+  return Registry().size();
+}
+
+void InstallTemporaryOutputCleanup() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::thread([set] {
+      int sig = 0;
+      while (sigwait(&set, &sig) != 0) {
+      }
+      // Held until the process is gone: no Commit() can run after the cleanup.
+      RegistryMutex().lock();
+      RemoveTemporaryOutputsLocked();
+      std::signal(sig, SIG_DFL);
+      sigset_t one;
+      sigemptyset(&one);
+      sigaddset(&one, sig);
+      pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+      ::raise(sig);
+      ::_exit(128 + sig);  // not reached: the default action ends the process
+    }).detach();
+  });
+}
+
+// taco/writer.h
+void RemoveTemporaryOutputsOnSignals() { InstallTemporaryOutputCleanup(); }
 
 }  // namespace taco

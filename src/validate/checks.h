@@ -71,6 +71,11 @@ struct ZipHeaderInfo {
 ZipHeaderInfo CheckZipStructure(const ZipContainer& zip, Reporter& rep);
 // Header pairs vs METADATA/level0..N-1 (the `level_members` contiguous level members
 // present) and COLLECTION.json.
+// member-crc: every STORE member's data against its central-directory and local CRC-32
+// (reads every byte of the ZIP once; crc_checks.cc).
+// `skip_header`: the TACO_HEADER entry is left out (its content was reported already).
+void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep);
+
 void CheckHeaderPairs(const ZipContainer& zip, const ZipHeaderInfo& header, int level_members, Reporter& rep);
 
 Tree CheckLevels(const std::vector<Table>& levels, bool zip, Reporter& rep);

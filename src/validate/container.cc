@@ -1,5 +1,7 @@
 #include "validate/container.h"
 
+#include "io/thread_config.h"
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -158,9 +160,10 @@ Result<RangeReaderPtr> RemoteFolderContainer::OpenMember(const std::string& arch
 
 void RemoteFolderContainer::Prefetch(const std::vector<std::string>& archive_paths) const {
   std::atomic<size_t> next{0};
-  auto work = [&] {
+  // The caller's thread-local GDAL options (credentials, headers) hold in the workers too.
+  auto work = io::WithCallerGdalConfig([&] {
     for (size_t i = next++; i < archive_paths.size(); i = next++) (void)Ask(archive_paths[i]);
-  };
+  });
   std::vector<std::thread> threads;
   for (size_t t = 1; t < std::min(kParallelAsks, archive_paths.size()); ++t) threads.emplace_back(work);
   work();

@@ -25,6 +25,11 @@ class Reporter {
   // Moves the listed violations and the omitted counts into `report`.
   void MoveInto(ValidationReport* report);
   uint64_t total() const { return total_; }
+  // Violations of `rule` so far (listed or not).
+  uint64_t count(std::string_view rule) const {
+    auto it = counts_.find(rule);
+    return it == counts_.end() ? 0 : it->second;
+  }
 
  private:
   size_t max_per_rule_;

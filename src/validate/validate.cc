@@ -1,5 +1,6 @@
 // Validate(): opens the container, loads the level tables and COLLECTION.json, runs every
 // check of checks.h and collects the report.
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,6 +14,8 @@
 #include "validate/legacy_checks.h"
 #include "validate/tiff_profile.h"
 #include "validate/reporter.h"
+#include "util/exception_guard.h"
+#include "util/json_text.h"
 
 namespace taco {
 
@@ -65,11 +68,14 @@ std::optional<nlohmann::ordered_json> LoadCollection(const Container& container,
     rep.Add("unreadable-member", name, bytes.status().message(), "a JSON object");
     return std::nullopt;
   }
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(*bytes, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    rep.Add("collection-json", name, "text that is not valid JSON", "a JSON object");
+  auto parsed = util::ParseJsonText(*bytes, name);
+  if (!parsed.ok()) {
+    // "<name>: is not valid UTF-8 (byte 0xFF at line 2, column 12)" → the part after the name.
+    const std::string& why = parsed.status().message();
+    rep.Add("collection-json", name, "text that " + why.substr(std::min(why.size(), name.size() + 2)), "a JSON object");
     return std::nullopt;
   }
+  nlohmann::ordered_json j = std::move(*parsed);
   if (!j.is_object()) {
     rep.Add("collection-json", name, std::string("a JSON ") + j.type_name(), "a JSON object");
     return std::nullopt;
@@ -97,6 +103,11 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
 
   Levels levels = LoadLevels(*container, *engine, rep);
   if (header) CheckHeaderPairs(static_cast<const ZipContainer&>(*container), *header, levels.members, rep);
+  if (header && options.check_data) {
+    // A header already reported as wrong is not reported a second time for its CRC.
+    const bool header_reported = rep.count("zip-header") + rep.count("header-pairs") > 0;
+    CheckMemberCrcs(static_cast<const ZipContainer&>(*container), header_reported, rep);
+  }
   std::optional<nlohmann::ordered_json> collection = LoadCollection(*container, rep);
 
   std::set<std::string> referenced;
@@ -138,15 +149,14 @@ Result<ValidationReport> Run(const std::string& path, const ValidateOptions& opt
 }  // namespace validate
 
 Result<ValidationReport> Validate(const std::string& path, const ValidateOptions& options) {
-  try {
+  // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+  return util::GuardExceptions(path, [&]() -> Result<ValidationReport> {
     auto report = validate::Run(path, options);
     if (report.ok() && options.tiff_profile) {
       TACO_RETURN_IF_ERROR(validate::CheckTiffProfile(path, options, *report));
     }
     return report;
-  } catch (const std::exception& e) {  // a third-party exception must not escape
-    return Status::Internal(path + ": validate: " + e.what());
-  }
+  });
 }
 
 }  // namespace taco

@@ -10,6 +10,7 @@
 #include "taco/log.h"
 #include "taco/writer.h"
 #include "util/atomic_output.h"
+#include "util/exception_guard.h"
 #include "write/outputs.h"
 #include "write/tacocat_internal.h"
 
@@ -153,7 +154,7 @@ Result<std::vector<Part>> GroupBy(const Taco& taco, const std::string& output, c
 
 }  // namespace
 
-Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output, const CreateOptions& options) {
+static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const std::string& output, const CreateOptions& options) {
   if (output.empty()) return Status::InvalidArgument("create: the output path is empty");
   OutputFormat format = options.format;
   if (format == OutputFormat::kAuto) format = HasZipSuffix(output) ? OutputFormat::kZip : OutputFormat::kFolder;
@@ -215,6 +216,11 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
   Log(LogLevel::kVerbose, "create: " + std::to_string(parts.size()) + (parts.size() == 1 ? " output" : " outputs") +
                               " in " + ElapsedText(start));
   return written;
+}
+
+// The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output, const CreateOptions& options) {
+  return util::GuardExceptions(output, [&] { return CreateUnguarded(taco, output, options); });
 }
 
 Result<uint64_t> ParseSize(std::string_view text) {

@@ -11,10 +11,14 @@
 #include "table/engine.h"
 #include "taco/io.h"
 #include "taco/model.h"
+#include "util/json_text.h"
 #include "util/quote.h"
 
 namespace taco::write {
 namespace {
+
+// The user's own metadata files: no size limit beyond what memory allows.
+constexpr uint64_t kMaxMetadataFileBytes = UINT64_MAX;
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -110,12 +114,7 @@ Status ReadJsonLines(MetadataSet* set, const std::string& file, std::string_view
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '[') {
     // A .json file holding one array of objects: accepted too.
-    nlohmann::ordered_json array;
-    try {
-      array = nlohmann::ordered_json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-      return Status::Corruption(file + ": bad JSON: " + e.what());
-    }
+    TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json array, util::ParseJsonText(text, file, kMaxMetadataFileBytes));
     for (size_t k = 0; k < array.size(); ++k) {
       TACO_RETURN_IF_ERROR(AddJsonObject(set, file, k + 1, file + ": element " + std::to_string(k), array[k]));
     }
@@ -131,12 +130,7 @@ Status ReadJsonLines(MetadataSet* set, const std::string& file, std::string_view
     ++line;
     if (content.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = file + ":" + std::to_string(line);
-    nlohmann::ordered_json object;
-    try {
-      object = nlohmann::ordered_json::parse(content);
-    } catch (const nlohmann::json::exception& e) {
-      return Status::Corruption(where + ": bad JSON: " + e.what());
-    }
+    TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json object, util::ParseJsonText(content, where, kMaxMetadataFileBytes));
     TACO_RETURN_IF_ERROR(AddJsonObject(set, file, line, where, object));
   }
   return Status::OK();

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "taco/convert.h"
+#include "util/exception_guard.h"
 
 namespace taco {
 namespace {
@@ -18,7 +19,7 @@ Status CheckOutputFree(const std::string& output) {
 
 }  // namespace
 
-Result<std::vector<std::string>> Export(const Dataset& view, const std::string& output,
+static Result<std::vector<std::string>> ExportUnguarded(const Dataset& view, const std::string& output,
                                         const ExportOptions& options) {
   TACO_RETURN_IF_ERROR(CheckOutputFree(output));
   std::unique_ptr<Dataset> reopened;
@@ -38,7 +39,12 @@ Result<std::vector<std::string>> Export(const Dataset& view, const std::string& 
   return Create(taco, output, create);
 }
 
-Result<std::vector<std::string>> Convert(const std::string& input, const std::string& output,
+// The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+Result<std::vector<std::string>> Export(const Dataset& view, const std::string& output, const ExportOptions& options) {
+  return util::GuardExceptions(output, [&] { return ExportUnguarded(view, output, options); });
+}
+
+static Result<std::vector<std::string>> ConvertUnguarded(const std::string& input, const std::string& output,
                                          const ConvertOptions& options) {
   TACO_RETURN_IF_ERROR(CheckOutputFree(output));
   TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, Dataset::Open(input));
@@ -54,6 +60,11 @@ Result<std::vector<std::string>> Convert(const std::string& input, const std::st
   create.split_size = 0;
   create.progress = options.progress;
   return Create(taco, output, create);
+}
+
+// The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+Result<std::vector<std::string>> Convert(const std::string& input, const std::string& output, const ConvertOptions& options) {
+  return util::GuardExceptions(input, [&] { return ConvertUnguarded(input, output, options); });
 }
 
 }  // namespace taco

@@ -12,6 +12,7 @@
 #include "util/atomic_output.h"
 #include "util/file_copy.h"
 #include "write/tacocat_internal.h"
+#include "util/exception_guard.h"
 
 namespace taco {
 namespace write {
@@ -320,7 +321,7 @@ Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSour
 
 }  // namespace write
 
-Result<std::string> CreateTacocat(const std::vector<std::string>& inputs, const TacocatOptions& options) {
+static Result<std::string> CreateTacocatUnguarded(const std::vector<std::string>& inputs, const TacocatOptions& options) {
   TACO_ASSIGN_OR_RETURN(std::vector<write::TacocatSource> sources, write::SourcesFromPaths(inputs));
   std::string dir = options.output_dir;
   if (dir.empty()) {
@@ -331,6 +332,11 @@ Result<std::string> CreateTacocat(const std::vector<std::string>& inputs, const 
   TACO_ASSIGN_OR_RETURN(auto out, write::WriteTacocat(sources, dir, options));
   TACO_RETURN_IF_ERROR(out->Commit());
   return out->final_path();
+}
+
+// The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+Result<std::string> CreateTacocat(const std::vector<std::string>& inputs, const TacocatOptions& options) {
+  return util::GuardExceptions("tacocat", [&] { return CreateTacocatUnguarded(inputs, options); });
 }
 
 }  // namespace taco

@@ -3,6 +3,8 @@
 #include <set>
 #include <string>
 
+#include "util/json_text.h"
+#include "util/limits.h"
 #include "write/tacocat_internal.h"
 #include "zip/taco_header.h"
 
@@ -80,6 +82,10 @@ Result<TacocatHeader> ParseTacocatHeader(std::string_view bytes, uint64_t file_s
   };
   if (!h.collection.present()) return malformed("COLLECTION.json offset/size is zero");
   TACO_RETURN_IF_ERROR(check_range(h.collection, "COLLECTION.json"));
+  if (h.collection.size > util::kMaxCollectionJsonBytes) {
+    return malformed("COLLECTION.json claims " + std::to_string(h.collection.size) + " bytes, more than the " +
+                     std::to_string(util::kMaxCollectionJsonBytes) + " allowed");
+  }
   if (!h.levels[0].present()) return malformed("level0 is missing");
   for (size_t i = 0; i < h.levels.size(); ++i) {
     const bool expected = i <= h.max_depth;
@@ -128,10 +134,8 @@ Result<OpenedSource> OpenSource(const TacocatSource& source) {
   }
   const auto& last = header->entries.back();
   TACO_ASSIGN_OR_RETURN(std::string json, out.reader->Read(last.offset, static_cast<size_t>(last.length)));
-  out.collection = nlohmann::ordered_json::parse(json, nullptr, /*allow_exceptions=*/false);
-  if (out.collection.is_discarded() || !out.collection.is_object()) {
-    return Status::Corruption(source.path + ": COLLECTION.json is not a valid JSON object");
-  }
+  TACO_ASSIGN_OR_RETURN(out.collection, util::ParseJsonText(json, source.path + ": COLLECTION.json"));
+  if (!out.collection.is_object()) return Status::Corruption(source.path + ": COLLECTION.json is not a JSON object");
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "util/atomic_output.h"
 #include "util/file_copy.h"
 #include "write/tacocat_internal.h"
+#include "util/exception_guard.h"
 
 namespace taco {
 namespace write {
@@ -271,7 +272,7 @@ Result<Json> BuildTacollectionFromSources(const std::vector<OpenedSource>& sourc
 
 }  // namespace write
 
-Result<nlohmann::ordered_json> BuildTacollection(const std::vector<std::string>& inputs,
+static Result<nlohmann::ordered_json> BuildTacollectionUnguarded(const std::vector<std::string>& inputs,
                                                  const TacollectionOptions& options) {
   TACO_ASSIGN_OR_RETURN(std::vector<write::TacocatSource> sources, write::SourcesFromPaths(inputs));
   std::vector<write::OpenedSource> opened;
@@ -280,6 +281,11 @@ Result<nlohmann::ordered_json> BuildTacollection(const std::vector<std::string>&
     opened.push_back(std::move(o));
   }
   return write::BuildTacollectionFromSources(opened, options);
+}
+
+// The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+Result<nlohmann::ordered_json> BuildTacollection(const std::vector<std::string>& inputs, const TacollectionOptions& options) {
+  return util::GuardExceptions("tacollection", [&] { return BuildTacollectionUnguarded(inputs, options); });
 }
 
 Status CreateTacollection(const std::vector<std::string>& inputs, const std::string& output,

@@ -11,6 +11,8 @@
 #include <unordered_set>
 
 #include "taco/extensions.h"
+#include "util/json_text.h"
+#include "util/exception_guard.h"
 #include "util/quote.h"
 #include "write/metadata_files.h"
 #include "write/tree_builder_scan.h"
@@ -229,12 +231,9 @@ Result<nlohmann::ordered_json> LoadCollectionFile(const std::string& path) {
   if (!in) return Status::NotFound(path + ": cannot open the collection file");
   std::ostringstream text;
   text << in.rdbuf();
-  nlohmann::ordered_json collection;
-  try {
-    collection = nlohmann::ordered_json::parse(text.str());
-  } catch (const nlohmann::json::exception& e) {
-    return Status::InvalidArgument(path + ": bad JSON: " + e.what());
-  }
+  auto parsed = util::ParseJsonText(text.str(), path);
+  if (!parsed.ok()) return Status::InvalidArgument(parsed.status().message());
+  nlohmann::ordered_json collection = std::move(*parsed);
   if (!collection.is_object()) {
     return Status::InvalidArgument(path + ": expected a JSON object with the collection fields, got " +
                                    std::string(collection.type_name()));
@@ -244,7 +243,7 @@ Result<nlohmann::ordered_json> LoadCollectionFile(const std::string& path) {
   return collection;
 }
 
-Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& options) {
+static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const DirectoryOptions& options) {
   Status collection_status = ValidateCollection(options.collection);
   if (!collection_status.ok()) {
     return options.collection_name.empty() ? collection_status
@@ -292,6 +291,11 @@ Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& o
     for (const std::string& w : warnings) options.warning(w);
   }
   return taco;
+}
+
+// The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
+Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& options) {
+  return util::GuardExceptions(src, [&] { return TacoFromDirectoryUnguarded(src, options); });
 }
 
 }  // namespace taco

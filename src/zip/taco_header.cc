@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/limits.h"
 #include "zip/zip_format.h"
 
 namespace taco::zip {
@@ -121,6 +122,11 @@ Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size,
                                  std::to_string(header_size - 1) + ")");
     }
     header.entries.push_back(e);
+  }
+  if (!header.entries.empty() && header.entries.back().length > util::kMaxCollectionJsonBytes) {
+    return Malformed(name, "COLLECTION.json (the last pair) claims " + std::to_string(header.entries.back().length) +
+                               " bytes, more than the " + std::to_string(util::kMaxCollectionJsonBytes) +
+                               " allowed");
   }
   for (size_t i = 0; i < header.entries.size(); ++i) {
     for (size_t j = i + 1; j < header.entries.size(); ++j) {

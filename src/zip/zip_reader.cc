@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "util/limits.h"
 #include "zip/zip_format.h"
 
 namespace taco::zip {
@@ -103,6 +104,10 @@ Result<EndRecord> ReadEndRecord(const RangeReader& r) {
     return Bad(r, "central directory (offset " + std::to_string(rec.cd_offset) + ", size " +
                       std::to_string(rec.cd_size) + ") extends past its end record at " +
                       std::to_string(limit));
+  }
+  if (rec.cd_size > util::kMaxCentralDirectoryBytes) {
+    return Bad(r, "central directory of " + std::to_string(rec.cd_size) + " bytes is more than the " +
+                      std::to_string(util::kMaxCentralDirectoryBytes) + " allowed");
   }
   if (rec.entries > rec.cd_size / kCentralHeaderSize) {
     return Bad(r, "central directory of " + std::to_string(rec.cd_size) + " bytes cannot hold " +

@@ -2,6 +2,7 @@
 #include "util/atomic_output.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -156,6 +157,79 @@ TEST(AtomicOutputTest, RelativePathInCurrentDirectory) {
   }
   fs::current_path(cwd);
   EXPECT_EQ(testing::ReadFile(tmp / "rel.zip"), "r");
+}
+
+}  // namespace
+}  // namespace taco
+
+namespace taco {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+// A pid that no process has (a child that already exited and was reaped).
+pid_t DeadPid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return pid;
+}
+
+TEST(AtomicOutputTest, TemporaryNamesTellTheirOwner) {
+  TempDir tmp;
+  auto out = AtomicOutput::Begin(tmp / "out.tacozip", false);
+  ASSERT_TRUE(out.ok());
+  const std::string name = fs::path((*out)->temp_path()).filename().string();
+  EXPECT_EQ(name.rfind(".out.tacozip.tmp-" + TemporaryOwnerTag(), 0), 0u) << name;
+  EXPECT_EQ(name.size(), std::string(".out.tacozip.tmp-").size() + TemporaryOwnerTag().size() + 8) << name;
+}
+
+TEST(AtomicOutputTest, BeginRemovesStaleTemporariesOfDeadProcessesOnly) {
+  TempDir tmp;
+  const std::string host_tag = TemporaryOwnerTag().substr(TemporaryOwnerTag().find('-') + 1);  // "<host>-"
+  const std::string dead = ".out.tacozip.tmp-" + std::to_string(DeadPid()) + "-" + host_tag + "0badf00d";
+  const std::string dead_dir = ".out.tacozip.tmp-" + std::to_string(DeadPid()) + "-" + host_tag + "deadbeef";
+  const std::string alive = ".out.tacozip.tmp-" + std::to_string(::getppid()) + "-" + host_tag + "00000001";
+  const std::string other_host = ".out.tacozip.tmp-" + std::to_string(DeadPid()) + "-ffffffff-00000002";
+  const std::string other_name = ".other.tacozip.tmp-" + std::to_string(DeadPid()) + "-" + host_tag + "00000003";
+  const std::string old_style = ".out.tacozip.tmp-0123456789abcdef";
+  for (const std::string& f : {dead, alive, other_host, other_name, old_style}) testing::WriteFile(tmp / f, "partial");
+  fs::create_directories(tmp / (dead_dir + "/DATA"));
+  testing::WriteFile(tmp / (dead_dir + "/DATA/x"), "partial");
+  {
+    auto out = AtomicOutput::Begin(tmp / "out.tacozip", false);
+    ASSERT_TRUE(out.ok());
+  }
+  EXPECT_FALSE(fs::exists(tmp / dead));
+  EXPECT_FALSE(fs::exists(tmp / dead_dir));
+  for (const std::string& kept : {alive, other_host, other_name, old_style}) {
+    EXPECT_TRUE(fs::exists(tmp / kept)) << kept;
+  }
+  // Also when the output already exists (the rerun after a kill right after the commit).
+  testing::WriteFile(tmp / dead, "partial");
+  testing::WriteFile(tmp / "out.tacozip", "done");
+  auto exists = AtomicOutput::Begin(tmp / "out.tacozip", false);
+  EXPECT_EQ(exists.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_FALSE(fs::exists(tmp / dead));
+}
+
+TEST(AtomicOutputTest, RemoveTemporaryOutputsDeletesEveryUncommittedOne) {
+  TempDir tmp;
+  auto file = AtomicOutput::Begin(tmp / "new/a.tacozip", false);
+  auto dir = AtomicOutput::Begin(tmp / "b", true);
+  ASSERT_TRUE(file.ok() && dir.ok());
+  testing::WriteFile((*file)->temp_path(), "partial");
+  testing::WriteFile((*dir)->temp_path() + "/COLLECTION.json", "{}");
+  auto done = AtomicOutput::Begin(tmp / "c", true);
+  ASSERT_TRUE(done.ok());
+  ASSERT_TRUE((*done)->Commit().ok());
+  EXPECT_EQ(RemoveTemporaryOutputs(), 2u);
+  EXPECT_FALSE(fs::exists((*file)->temp_path()));
+  EXPECT_FALSE(fs::exists((*dir)->temp_path()));
+  EXPECT_FALSE(fs::exists(tmp / "new"));  // the parent Begin() made
+  EXPECT_TRUE(fs::is_directory(tmp / "c"));
 }
 
 }  // namespace

@@ -230,15 +230,19 @@ TEST(DatasetOpen, NavigationReadsMetaOnceAndASampleOnce) {
   ASSERT_NE(ds, nullptr);
   EXPECT_TRUE(DataReads(*recorder).empty());
   Node europe = ValueOrDie(ds->Read("europe"));
+  // A read of member [offset, offset+size) that also takes its local header (the CRC-32).
+  auto covers = [](std::pair<uint64_t, uint64_t> read, uint64_t offset, uint64_t size) {
+    return read.first < offset && offset - read.first <= 30 + 1024 + 20 && read.first + read.second >= offset + size;
+  };
   auto meta = DataReads(*recorder);
   ASSERT_EQ(meta.size(), 1u);  // the __meta__ member, in one ranged read
-  EXPECT_EQ(meta[0], (std::pair<uint64_t, uint64_t>{10238, 4532}));
+  EXPECT_TRUE(covers(meta[0], 10238, 4532)) << meta[0].first << "+" << meta[0].second;
   Node item = ValueOrDie(europe.children->Read(1));
   EXPECT_EQ(DataReads(*recorder).size(), 1u);
   EXPECT_EQ(ValueOrDie(ds->ReadBytes(item)), "data_europe_1");
   auto after = DataReads(*recorder);
   ASSERT_EQ(after.size(), 2u);
-  EXPECT_EQ(after[1], (std::pair<uint64_t, uint64_t>{266, 13}));
+  EXPECT_TRUE(covers(after[1], 266, 13)) << after[1].first << "+" << after[1].second;
 }
 
 TEST(DatasetOpen, ErrorsNameThePath) {

@@ -7,7 +7,8 @@ path, then ok), slow (sleeps 5 s, then ok), truncated (announces the full range,
 half and closes), short (206 with a shorter Content-Range than asked), norange (200 with
 the whole body, Range ignored), delay (sleeps 0.3 s, then ok; appends to LOG.inflight one
 line per delay request: how many delay requests were in flight when it started, itself
-included, so that a client's parallelism shows without timing anything).
+included, so that a client's parallelism shows without timing anything), auth (403 unless
+the request has the header "X-Taco-Token: secret", then ok).
 """
 import http.server
 import os
@@ -44,6 +45,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 f.write(self.command + " " + self.path + " " + str(self.headers.get("Range")) + "\n")
         parts = self.path.lstrip("/").split("/", 1)
         mode, rel = parts[0], (parts[1] if len(parts) > 1 else "")
+        if mode == "auth" and self.headers.get("X-Taco-Token") != "secret":
+            self.send_body(403, b"no token\n")
+            return
         if mode in ("404", "403", "503"):
             self.send_body(int(mode), b"fault\n")
             return

@@ -75,10 +75,15 @@ TEST(TacoHeaderTest, RoundTrip) {
 
 TEST(TacoHeaderTest, LargeOffsetsRoundTrip) {
   const uint64_t big = uint64_t{5} << 32;
-  const std::vector<HeaderEntry> entries{{big, 7}, {big + 100, uint64_t{1} << 33}};
-  auto parsed = ParseTacoHeader(Header(entries), big + 100 + (uint64_t{1} << 33), "big");
+  const std::vector<HeaderEntry> entries{{big, uint64_t{1} << 33}, {big + (uint64_t{1} << 33) + 100, 7}};
+  auto parsed = ParseTacoHeader(Header(entries), big + (uint64_t{1} << 33) + 107, "big");
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   EXPECT_EQ(parsed->entries, entries);
+  // The last pair is COLLECTION.json: more than 64 MiB of it is refused (util/limits.h).
+  const std::vector<HeaderEntry> huge{{big, 7}, {big + 100, uint64_t{1} << 33}};
+  auto refused = ParseTacoHeader(Header(huge), big + 100 + (uint64_t{1} << 33), "big");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("more than the 67108864 allowed"), std::string::npos);
 }
 
 TEST(TacoHeaderTest, FlatFixture) {

@@ -1,0 +1,1 @@
+select id from DATA d join "data_raw" r on d.id = r.id where d.id <> 'from data'

@@ -1,0 +1,1 @@
+WITH data AS (SELECT 1) SELECT * FROM data AS x, "Data"

@@ -1,0 +1,145 @@
+#include "util/json_text.h"
+
+#include <algorithm>
+#include <new>
+
+namespace taco::util {
+namespace {
+
+TextPosition PositionOf(std::string_view text, size_t offset) {
+  TextPosition pos;
+  pos.offset = offset;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++pos.line;
+      pos.column = 1;
+    } else {
+      ++pos.column;
+    }
+  }
+  return pos;
+}
+
+std::string Where(const TextPosition& p) {
+  return "line " + std::to_string(p.line) + ", column " + std::to_string(p.column);
+}
+
+// Length of the UTF-8 sequence starting at text[i], or 0 when it is not a valid one.
+size_t Utf8SequenceLength(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  size_t len = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
+    if (b0 == 0xED) hi = 0x9F;  // no surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4;
+    if (b0 == 0xF0) lo = 0x90;  // no overlong forms
+    if (b0 == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (text.size() - i < len) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (size_t k = 2; k < len; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return len;
+}
+
+// Deepest nesting of arrays and objects outside strings (the text may be any bytes).
+size_t MaxNesting(std::string_view text) {
+  size_t depth = 0, max_depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
+}  // namespace
+
+std::optional<TextPosition> FindInvalidUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = Utf8SequenceLength(text, i);
+    if (len == 0) return PositionOf(text, i);
+    i += len;
+  }
+  return std::nullopt;
+}
+
+bool IsValidUtf8(std::string_view text) { return !FindInvalidUtf8(text).has_value(); }
+
+std::string SanitizeUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = Utf8SequenceLength(text, i);
+    if (len == 0) {
+      out += '?';
+      ++i;
+    } else {
+      out.append(text.substr(i, len));
+      i += len;
+    }
+  }
+  return out;
+}
+
+Result<nlohmann::ordered_json> ParseJsonText(std::string_view text, std::string_view what, uint64_t max_bytes) {
+  const std::string name(what);
+  if (text.size() > max_bytes) {
+    return Status::Corruption(name + ": is " + std::to_string(text.size()) + " bytes, more than the " +
+                              std::to_string(max_bytes) + " allowed");
+  }
+  if (auto bad = FindInvalidUtf8(text)) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    const auto b = static_cast<unsigned char>(text[bad->offset]);
+    const std::string hex = std::string("0x") + kHex[b >> 4] + kHex[b & 0xF];
+    return Status::Corruption(name + ": is not valid UTF-8 (byte " + hex + " at " + Where(*bad) + ")");
+  }
+  if (MaxNesting(text) > kMaxJsonDepth) {
+    return Status::Corruption(name + ": nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) +
+                              " levels");
+  }
+  try {
+    return nlohmann::ordered_json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is the 1-based position of the byte where parsing stopped.
+    const size_t offset = e.byte > 0 ? static_cast<size_t>(e.byte - 1) : 0;
+    return Status::Corruption(name + ": is not valid JSON (syntax error at " + Where(PositionOf(text, offset)) + ")");
+  } catch (const nlohmann::json::exception& e) {
+    // out_of_range.406 (a number too large for a double) and the like; what() holds no input.
+    return Status::Corruption(name + ": is not valid JSON (" + e.what() + ")");
+  } catch (const std::bad_alloc&) {
+    return Status::Corruption(name + ": too large to parse in memory");
+  }
+}
+
+std::string DumpJsonText(const nlohmann::ordered_json& j, int indent) {
+  return j.dump(indent, ' ', /*ensure_ascii=*/false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string DumpJsonText(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace taco::util

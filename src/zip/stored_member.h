@@ -1,0 +1,70 @@
+// Integrity of one STORE member read by its data range (internal:offset/size): the member's
+// local file header sits right before the data and holds its CRC-32 and sizes (FORMAT §1.3:
+// every TACO ZIP writer stores real CRCs and no data descriptors).
+//
+// Contract:
+//  * FindLocalHeader() locates the header in `window`, the bytes that end exactly where the
+//    data starts: the last "PK\3\4" at position p with p + 30 + name + extra == window.size().
+//    Its method must be STORE, its sizes (ZIP64 extra when 0xFFFFFFFF) must equal the data
+//    size (a data descriptor, flag bit 3, is followed when present in `trailer`, the bytes
+//    right after the data). nullopt + `why` when no such header exists.
+//  * MemberCheck accumulates the CRC of the data as it is read (whole or in chunks) and
+//    Finish() compares it: Corruption "<what>: CRC-32 mismatch: stored 0x1234abcd, computed
+//    0x…: the bytes are damaged" (what = "sample 'x' in /path/d.tacozip" as the caller
+//    names it).
+//  * ReadVerifiedMember(): the data bytes through ONE ReadAt of the reader (the header
+//    window before the data and up to 24 bytes after it are read together with it), checked.
+//  * kLocalHeaderWindow bytes before the data are read: enough for archive paths of up to
+//    1 KiB; a longer path costs one more read of up to 128 KiB.
+#ifndef TACO_ZIP_STORED_MEMBER_H_
+#define TACO_ZIP_STORED_MEMBER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "taco/io.h"
+#include "taco/status.h"
+
+namespace taco::zip {
+
+inline constexpr size_t kLocalHeaderWindow = 30 + 1024 + 20;
+inline constexpr size_t kDataDescriptorMax = 24;  // signature, CRC, two 8-byte sizes
+
+struct LocalHeaderInfo {
+  uint32_t crc32 = 0;
+  uint64_t size = 0;
+  size_t header_size = 0;   // 30 + name + extra
+  bool crc_known = true;    // false: a data descriptor holds it and `trailer` was empty
+};
+
+// See the contract above. `trailer` may be empty (then a data descriptor cannot be read).
+Result<LocalHeaderInfo> FindLocalHeader(std::string_view window, uint64_t data_size, std::string_view trailer,
+                                        const std::string& what);
+
+class MemberCheck {
+ public:
+  MemberCheck(LocalHeaderInfo header, std::string what) : header_(header), what_(std::move(what)) {}
+  void Update(std::string_view bytes);
+  Status Finish() const;
+
+ private:
+  LocalHeaderInfo header_;
+  std::string what_;
+  uint32_t crc_ = 0;
+  uint64_t seen_ = 0;
+};
+
+// The bytes [offset, offset+size) of a STORE member of `zip`, verified (see above).
+Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, uint64_t size,
+                                       const std::string& what);
+
+// The local header of the member whose data starts at `offset` (one or two small reads).
+Result<LocalHeaderInfo> ReadLocalHeaderBefore(const RangeReader& zip, uint64_t offset, uint64_t size,
+                                              const std::string& what);
+
+}  // namespace taco::zip
+
+#endif  // TACO_ZIP_STORED_MEMBER_H_
