@@ -444,7 +444,10 @@ def main() -> int:
     return 0
 
 
-OURS = ("taco", "taco_cpp")
+def is_ours(tool: str) -> bool:
+    """taco-cpp's rows: the CLI ("taco create (CLI)", ...) and the Python package ("taco_cpp...").
+    Not a prefix test on "taco": tacotoolbox, tacoreader, tacobridge and taco-eo start so too."""
+    return tool.startswith("taco ") or tool.startswith("taco_cpp")
 
 
 def report(rows, args, seconds, have_py) -> str:
@@ -460,11 +463,11 @@ def report(rows, args, seconds, have_py) -> str:
              "| operation | data | tool | time (ms) | runs | ratio ours/this | note |",
              "|---|---|---|---:|---:|---|---|"]
     for (op, data), rs in groups.items():
-        ours = [r for r in rs if r["tool"].startswith(OURS)]
+        ours = [r for r in rs if is_ours(r["tool"])]
         best = min(ours, key=lambda r: r["s"]) if ours else None
         for r in rs:
             ratio = ""
-            if best and not r["tool"].startswith(OURS):
+            if best and not is_ours(r["tool"]):
                 ratio = f"{best['s'] / r['s']:.2f} ({best['tool']})"
             t = "–" if r["s"] != r["s"] else f"{r['s'] * 1000:.1f}"
             if r["s"] != r["s"]:
@@ -489,7 +492,7 @@ def chart(rows, path):
         for r in rs:
             if r["s"] != r["s"]:
                 continue
-            kind = "ours" if r["tool"].startswith(OURS) else "ref" if any(
+            kind = "ours" if is_ours(r["tool"]) else "ref" if any(
                 w in r["tool"] for w in ("cat", "cp -r", "DuckDB", "duckdb")) else "peer"
             ax.barh(y, r["s"] * 1000, color=colors[kind])
             ticks.append(y)

@@ -582,6 +582,9 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
         }
         break;
       }
+      case DatasetFormat::kLegacy:
+        return Status::NotSupported(open_paths[k] +
+                                    ": a Tortilla / TACO v1 file; convert it to TACO 2.0 first (taco convert)");
     }
   }
   TACO_RETURN_IF_ERROR(HashFiles(m));

@@ -54,6 +54,7 @@ std::string GdalVsiExpression(const Dataset::State& s, int level) {
       return when_id_ok("'/vsisubfile/' || " + range(limit) + " || " + QuoteString("," + s.vsi_root));
     }
     case DatasetFormat::kTacocat:
+    case DatasetFormat::kLegacy:  // vsi_root = the parts' directory, source_file = the part
       // The base directory of the source ZIPs + internal:source_file (read/tacocat_open.h).
       return when_id_ok("'/vsisubfile/' || " + range(-1) + " || " + QuoteString("," + s.vsi_root + "/") + " || " +
                         read::kCheckedSourceFile + "(\"internal:source_file\", " + url + ")");

@@ -311,3 +311,18 @@ def test_in_process_gdal_path_reads_the_sample(raster_tree, tmp_path, taco_cli):
     a = gdal.Open(local).ReadAsArray()
     b = gdal.Open(str(raster_tree / "tiles/tile_3/image.tif")).ReadAsArray()
     assert (a == b).all()
+
+
+def test_keys_int_is_position_str_is_id(tmp_path):
+    # Issue 16 A: with ids "0", "2", "5", the id "2" is that sample, never position 2.
+    from conftest import COLLECTION
+    from taco_cpp import Sample, Taco, Tortilla
+
+    samples = [Sample(i, data=f"bytes of {i}".encode()) for i in ("0", "2", "5")]
+    out = tmp_path / "digits.tacozip"
+    taco_cpp.create(Taco(Tortilla(samples), COLLECTION), out)
+    ds = taco_cpp.load(out)
+    assert ds.read_bytes("2") == b"bytes of 2"
+    assert ds.read_bytes(2) == b"bytes of 5"
+    with pytest.raises(taco_cpp.NotFoundError):
+        ds.read("7")
