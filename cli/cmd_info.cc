@@ -7,6 +7,7 @@
 
 #include "cli_common.h"
 #include "taco/dataset.h"
+#include "taco/info.h"
 #include "taco/legacy.h"
 
 namespace taco::cli {
@@ -135,6 +136,12 @@ int PrintInfo(const std::string& path, bool json) {
   auto opened = Dataset::Open(args.path);
   if (!opened.ok()) return ReportError(opened.status());
   Dataset& ds = **opened;
+  if (args.json) {  // taco/info.h (the Python package prints the same object)
+    auto j = DatasetInfoJson(ds);
+    if (!j.ok()) return ReportError(j.status());
+    PrintJson(*j);
+    return kExitOk;
+  }
   const nlohmann::ordered_json& c = ds.collection();
 
   std::vector<LevelInfo> levels;
@@ -144,43 +151,6 @@ int PrintInfo(const std::string& path, bool json) {
     levels.push_back(std::move(*level));
   }
   nlohmann::ordered_json pit = c.contains("taco:pit_schema") ? c["taco:pit_schema"] : nlohmann::ordered_json();
-
-  if (args.json) {
-    nlohmann::ordered_json j;
-    j["format"] = DatasetFormatName(ds.format());
-    j["path"] = ds.vsi_root();
-    j["id"] = c.value("id", nlohmann::ordered_json());
-    nlohmann::ordered_json fields = nlohmann::ordered_json::object();
-    for (const auto& [key, value] : c.items()) {
-      if (key != "taco:pit_schema" && key != "taco:field_schema") fields[key] = value;
-    }
-    j["collection"] = fields;
-    if (ds.format() == DatasetFormat::kZip) {
-      j["header"] = nlohmann::ordered_json::array();
-      for (const auto& h : ds.header()) j["header"].push_back({{"offset", h.offset}, {"length", h.length}});
-    }
-    if (const LegacyInfo* legacy = ds.legacy()) {  // Tortilla 0.5 / TACO v1 (taco/legacy.h)
-      j["layout"] = legacy->Describe();
-      j["parts"] = nlohmann::ordered_json::array();
-      for (const LegacyPart& p : legacy->parts) {
-        j["parts"].push_back({{"path", p.path}, {"size", p.size}, {"footer_offset", p.footer_offset},
-                              {"footer_length", p.footer_length}, {"partitions", p.partitions},
-                              {"collection_offset", p.collection_offset},
-                              {"collection_length", p.collection_length}});
-      }
-      j["notes"] = legacy->notes;
-    }
-    j["levels"] = nlohmann::ordered_json::array();
-    for (const auto& level : levels) {
-      nlohmann::ordered_json cols = nlohmann::ordered_json::array();
-      for (const auto& col : level.columns) cols.push_back({col.name, col.type});
-      j["levels"].push_back({{"level", level.level}, {"rows", level.rows}, {"columns", cols}});
-    }
-    j["pit_schema"] = pit;
-    j["field_schema"] = c.contains("taco:field_schema") ? c["taco:field_schema"] : nlohmann::ordered_json();
-    PrintJson(j);
-    return kExitOk;
-  }
 
   std::cout << "format:        " << DatasetFormatName(ds.format()) << "\n"
             << "path:          " << ds.vsi_root() << "\n"

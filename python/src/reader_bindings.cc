@@ -22,6 +22,7 @@
 #include "handles.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
+#include "taco/info.h"
 #include "taco/io.h"
 #include "taco/stats.h"
 #include "taco/validate.h"
@@ -148,32 +149,8 @@ OutputFormat FormatByName(const std::string& name) {
   throw StatusError(StatusCode::kInvalidArgument, "format '" + name + "' is not one of auto, zip, folder");
 }
 
-// `taco info --json` of an opened dataset (cli/cmd_info.cc builds the same object).
-nlohmann::ordered_json InfoJson(Dataset& ds) {
-  const nlohmann::ordered_json& c = ds.collection();
-  nlohmann::ordered_json j;
-  j["format"] = DatasetFormatName(ds.format());
-  j["path"] = ds.vsi_root();
-  j["id"] = c.value("id", nlohmann::ordered_json());
-  nlohmann::ordered_json fields = nlohmann::ordered_json::object();
-  for (const auto& [key, value] : c.items()) {
-    if (key != "taco:pit_schema" && key != "taco:field_schema") fields[key] = value;
-  }
-  j["collection"] = fields;
-  if (ds.format() == DatasetFormat::kZip) {
-    j["header"] = nlohmann::ordered_json::array();
-    for (const auto& h : ds.header()) j["header"].push_back({{"offset", h.offset}, {"length", h.length}});
-  }
-  j["levels"] = nlohmann::ordered_json::array();
-  for (int i = 0; i < ds.num_levels(); ++i) {
-    LevelInfo level = Take(ds.DescribeLevel(i));
-    nlohmann::ordered_json cols = nlohmann::ordered_json::array();
-    for (const auto& col : level.columns) cols.push_back({col.name, col.type});
-    j["levels"].push_back({{"level", level.level}, {"rows", level.rows}, {"columns", cols}});
-  }
-  j["pit_schema"] = c.contains("taco:pit_schema") ? c["taco:pit_schema"] : nlohmann::ordered_json();
-  return j;
-}
+// `taco info --json` of an opened dataset (taco/info.h, as the CLI prints it).
+nlohmann::ordered_json InfoJson(Dataset& ds) { return Take(DatasetInfoJson(ds)); }
 
 nb::dict ReportDict(const ValidationReport& report) {
   nb::dict d;

@@ -218,7 +218,9 @@ class TacoDataset:
 
     def filter_datetime(self, datetime_range_, time_col: str = "auto", level: int = 0) -> "TacoDataset":
         """Rows whose time falls in the range: "A/B" or "A" (ISO-8601, naive = UTC), a date,
-        a datetime, or a (start, end) tuple; compared as UTC calendar dates, inclusive."""
+        a datetime (that instant; aware ones converted to UTC), or a (start, end) tuple; a date
+        or a partial date ("2023", "2023-06") is the whole UTC day/month/year; open ends as ".."
+        (STAC); inclusive."""
         return TacoDataset(self._ds.filter_datetime(datetime_range(datetime_range_), time_col, int(level)))
 
     # ---- rows ---------------------------------------------------------------------------

@@ -187,7 +187,8 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   state->format = format;
   state->path = path;
   state->vsi_root = ToVsiPath(path);
-  state->verify_crc = options.verify_crc;
+  // Legacy BLOB files store their samples without ZIP local headers: no CRC to check.
+  state->verify_crc = options.verify_crc && format != DatasetFormat::kLegacy;
   TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
   // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
   TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));

@@ -145,7 +145,7 @@ TEST(InfoCommand, BadCollectionJson) {
   WriteFile(root + "/COLLECTION.json", "{not json");
   CommandResult r = RunTaco("info " + ShellQuote(root));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("COLLECTION.json is not valid JSON"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("COLLECTION.json: is not valid JSON"), std::string::npos) << r.err;
 }
 
 TEST(Cli, UsageErrorsAreExit2AndHelpIsExit0) {

@@ -99,6 +99,9 @@ struct Writer {
   std::vector<std::string> args;  // "{out}" = output (absolute)
   std::string output_name;        // the name the command creates inside the output dir
   bool output_is_index = false;   // a .tacocat / __TACOCAT__: validated by opening it
+  // The inputs are copied into "<output dir>/parts/" before each run ("{outdir}/parts/..."
+  // in args): a TACOCAT must be written into a directory that contains its ZIPs.
+  bool inputs_in_outdir = false;
 };
 
 class CrashSafetyTest : public ::testing::Test {
@@ -147,11 +150,11 @@ class CrashSafetyTest : public ::testing::Test {
         {"convert folder->zip", {"convert", *tmp_ / "in/ds_folder", "{out}"}, "ds.tacozip"},
         {"export", {"export", *tmp_ / "in/ds.tacozip", "{out}", "--sql", "SELECT * FROM data WHERE id <> 'tile_2'"},
          "sub.tacozip"},
-        {"tacocat", {"tacocat", *tmp_ / "parts/p1.tacozip", *tmp_ / "parts/p2.tacozip", "-o", "{outdir}"},
-         ".tacocat", true},
+        {"tacocat", {"tacocat", "{outdir}/parts/p1.tacozip", "{outdir}/parts/p2.tacozip", "-o", "{outdir}"},
+         ".tacocat", true, true},
         {"tacocat single file",
-         {"tacocat", *tmp_ / "parts/p1.tacozip", *tmp_ / "parts/p2.tacozip", "-o", "{outdir}", "--single-file"},
-         "__TACOCAT__", true},
+         {"tacocat", "{outdir}/parts/p1.tacozip", "{outdir}/parts/p2.tacozip", "-o", "{outdir}", "--single-file"},
+         "__TACOCAT__", true, true},
     };
   }
 
@@ -160,9 +163,27 @@ class CrashSafetyTest : public ::testing::Test {
     for (const std::string& a : w.args) {
       if (a == "{out}") out.push_back(outdir + "/" + w.output_name);
       else if (a == "{outdir}") out.push_back(outdir);
+      else if (a.rfind("{outdir}/", 0) == 0) out.push_back(outdir + a.substr(8));
       else out.push_back(a);
     }
     return out;
+  }
+
+  // Creates the output directory `dir` of a run, with the inputs the writer expects there.
+  static void Prepare(const Writer& w, const std::string& dir) {
+    fs::create_directories(dir);
+    if (!w.inputs_in_outdir) return;
+    fs::create_directories(dir + "/parts");
+    fs::copy_file(*tmp_ / "parts/p1.tacozip", dir + "/parts/p1.tacozip");
+    fs::copy_file(*tmp_ / "parts/p2.tacozip", dir + "/parts/p2.tacozip");
+  }
+
+  // Names in the output directory that are not left-overs: the inputs, and `output`.
+  static std::set<std::string> Expected(const Writer& w, bool with_output) {
+    std::set<std::string> names;
+    if (with_output) names.insert(w.output_name);
+    if (w.inputs_in_outdir) names.insert("parts");
+    return names;
   }
 
   // A finished output: it opens, and a ZIP or FOLDER validates (CRCs included).
@@ -222,16 +243,16 @@ TEST_F(CrashSafetyTest, KilledAtAnyPointLeavesNothingOrACompleteOutput) {
   for (const Writer& w : Writers()) {
     SCOPED_TRACE(w.label);
     const std::string base = *tmp_ / ("run_" + std::to_string(seed));
-    fs::create_directories(base + "/count/out");
+    Prepare(w, base + "/count/out");
     const long n = CountPoints(Args(w, base + "/count/out"), base + "/count/out");
-    ASSERT_GE(n, 2 * kKillPoints) << w.label << ": too few file calls to spread the kill points";
+    ASSERT_GE(n, kKillPoints + 1) << w.label << ": too few file calls to spread the kill points";
     int complete = 0, absent = 0;
     for (const KillPoint& point : KillPoints(n, seed)) {
       const std::string context = w.label + ", killed " + (point.after ? "after" : "before") + " call " +
                                   std::to_string(point.call) + " of " + std::to_string(n);
       const std::string run_dir = base + "/k" + std::to_string(point.call) + (point.after ? "a" : "b");
       const std::string dir = run_dir + "/out";
-      fs::create_directories(dir);
+      Prepare(w, dir);
       const std::vector<std::string> args = Args(w, dir);
       Outcome o = RunTaco(args,
                           {PreloadEnv(), AsanEnv(), Env("TACO_CRASH_AT", std::to_string(point.call)),
@@ -248,14 +269,14 @@ TEST_F(CrashSafetyTest, KilledAtAnyPointLeavesNothingOrACompleteOutput) {
         ++absent;
       }
       // Anything else is a temporary of the killed process: ".<name>.tmp-<pid>-<host>-<hex>".
-      for (const std::string& other : Others(dir, {w.output_name})) {
+      for (const std::string& other : Others(dir, Expected(w, true))) {
         EXPECT_EQ(other.rfind("." + w.output_name + ".tmp-", 0), 0u) << context << ": left " << other;
       }
       // A rerun writes the output (when absent) and removes those temporaries.
       if (exists) fs::remove_all(final_path);
       Outcome again = RunTaco(args, {}, dir + "/../log2.txt");
       ASSERT_TRUE(again.exited && again.exit_code == 0) << context << ": rerun: " << testing::ReadFile(dir + "/../log2.txt");
-      EXPECT_EQ(Others(dir, {w.output_name}), std::set<std::string>{}) << context << ": the rerun left temporaries";
+      EXPECT_EQ(Others(dir, Expected(w, true)), std::set<std::string>{}) << context << ": the rerun left temporaries";
       ExpectComplete(w, final_path, context + ", rerun");
       fs::remove_all(run_dir);
     }
@@ -272,17 +293,17 @@ TEST_F(CrashSafetyTest, SigintAndSigtermRemoveTheTemporaryOutput) {
     const int sig = (signal_index++ % 2) ? SIGTERM : SIGINT;
     SCOPED_TRACE(w.label + (sig == SIGINT ? " (SIGINT)" : " (SIGTERM)"));
     const std::string base = *tmp_ / ("sig_" + std::to_string(signal_index));
-    fs::create_directories(base + "/count/out");
+    Prepare(w, base + "/count/out");
     const long n = CountPoints(Args(w, base + "/count/out"), base + "/count/out");
     const std::string dir = base + "/stop/out";
-    fs::create_directories(dir);
+    Prepare(w, dir);
     // Stopped half-way (SIGSTOP from the crash library), then interrupted and continued.
     Outcome o = RunTaco(Args(w, dir),
                         {PreloadEnv(), AsanEnv(), Env("TACO_CRASH_AT", std::to_string(n / 2)),
                          Env("TACO_CRASH_SIGNAL", std::to_string(SIGSTOP))},
                         dir + "/../log.txt", sig);
     EXPECT_EQ(o.signal, sig) << testing::ReadFile(dir + "/../log.txt");
-    EXPECT_EQ(Others(dir, {}), std::set<std::string>{}) << "nothing may stay behind";
+    EXPECT_EQ(Others(dir, Expected(w, false)), std::set<std::string>{}) << "nothing may stay behind";
   }
 }
 

@@ -67,7 +67,7 @@ TEST_F(MetadataConflictCli, NonStrictWidensAndReports) {
   EXPECT_EQ(q.exit_code, 0) << q.err;
   EXPECT_EQ(q.out, "id,when\na.bin,2023-01-01\nb.bin,2023-01-02\nc.bin,yesterday\n");
   // Consistent columns give no warning.
-  WriteFile(dir_ / "ok.csv", "path,n\na.bin,1\nb.bin,2.5\n");
+  WriteFile(dir_ / "ok.csv", "path,n\na.bin,1\nb.bin,2.5\nc.bin,3\n");
   CommandResult ok = Create(dir_ / "ok.csv", "ok.tacozip", " --non-strict");
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(ok.err.find("warning"), std::string::npos) << ok.err;

@@ -234,7 +234,7 @@ TEST(MetadataSetTest, ErrorsNameFileAndLine) {
             dir / "c.csv:4: column 'y' of 'p' is already given at " + dir / "c.csv:2");
   EXPECT_NE(error_of("d.csv", "path,bad key\np,1\n").find(dir / "d.csv:1: column 'bad key': extension key"),
             std::string::npos);
-  EXPECT_NE(error_of("e.jsonl", "{\"path\": \"p\"}\n{oops}\n").find(dir / "e.jsonl:2: bad JSON"), std::string::npos);
+  EXPECT_NE(error_of("e.jsonl", "{\"path\": \"p\"}\n{oops}\n").find(dir / "e.jsonl:2: is not valid JSON"), std::string::npos);
   EXPECT_EQ(error_of("f.jsonl", "[1]\n"), dir / "f.jsonl: element 0: expected a JSON object, got number");
   EXPECT_EQ(error_of("g.txt", "path\n"),
             dir / "g.txt: unknown metadata format (use .csv, .jsonl/.ndjson/.json or .parquet)");

@@ -271,7 +271,7 @@ TEST(TreeBuilder, LoadCollectionFileNamesTheFile) {
   WriteFile(dir / "c.json", "{\"id\": ");
   auto bad = LoadCollectionFile(dir / "c.json");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message().rfind(dir / "c.json: bad JSON:", 0), 0u) << bad.status().message();
+  EXPECT_EQ(bad.status().message().rfind(dir / "c.json: is not valid JSON", 0), 0u) << bad.status().message();
   WriteFile(dir / "c.json", "[]");
   bad = LoadCollectionFile(dir / "c.json");
   ASSERT_FALSE(bad.ok());

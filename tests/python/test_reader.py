@@ -103,10 +103,13 @@ def test_filter_datetime_forms(flat, value, count):
 
 
 def test_aware_datetime_is_converted_to_utc(flat):
-    # 2023-01-31T23:30-02:00 is 2023-02-01 UTC: no sample that day
+    # A datetime is that instant (issue 16: times of day are honoured). sample_1 is at
+    # 2023-01-31T00:00Z = 2023-01-30T22:00-02:00; 2023-01-31T00:00-02:00 is two hours later.
     tz = dt.timezone(dt.timedelta(hours=-2))
-    assert len(flat.filter_datetime(dt.datetime(2023, 1, 31, 23, 30, tzinfo=tz))) == 0
-    assert len(flat.filter_datetime(dt.datetime(2023, 1, 31, 21, 30, tzinfo=tz))) == 1
+    assert len(flat.filter_datetime(dt.datetime(2023, 1, 31, 0, 0, tzinfo=tz))) == 0
+    assert len(flat.filter_datetime(dt.datetime(2023, 1, 30, 22, 0, tzinfo=tz))) == 1
+    # A date is the whole UTC day.
+    assert len(flat.filter_datetime(dt.date(2023, 1, 31))) == 1
 
 
 def test_chaining_in_any_order(flat):

@@ -174,9 +174,14 @@ def test_split_group_by_and_tacocat(tmp_path):
     assert cat.format == "tacocat" and len(cat) == 6
     single = tmp_path / "single"
     single.mkdir()
-    written = taco_cpp.tacocat(parts, single, single_file=True)
+    # A TACOCAT written away from its ZIPs could not find them: refused (issue 16 A).
+    with pytest.raises(taco_cpp.InvalidArgumentError, match="is not inside the output directory"):
+        taco_cpp.tacocat(parts, single, single_file=True)
+    written = taco_cpp.tacocat(parts, tmp_path, single_file=True)
     assert written.endswith("__TACOCAT__")
-    assert len(taco_cpp.load(written, base_path=tmp_path)) == 6
+    moved = single / "__TACOCAT__"
+    Path(written).rename(moved)
+    assert len(taco_cpp.load(moved, base_path=tmp_path)) == 6
     split_parts = taco_cpp.create(taco, tmp_path / "s.tacozip", split_size="250", consolidate=False)
     assert len(split_parts) == 3
 
