@@ -44,6 +44,7 @@
 
 #include "taco/status.h"
 #include "taco/value.h"
+#include "util/iso_datetime.h"
 
 namespace taco::write {
 
@@ -111,7 +112,7 @@ DataType UnifyTypes(const DataType& a, const DataType& b, bool* conflict = nullp
 Value CastCell(const MetadataCell& cell, const DataType& type);
 
 // ISO-8601 date/datetime → microseconds since the epoch (UTC). False when not one.
-bool ParseIsoDatetime(std::string_view text, int64_t* micros);
+using util::ParseIsoDatetime;  // util/iso_datetime.h
 
 // Splits CSV text into records of fields. Each record carries the line it starts on.
 struct CsvRecord {
