@@ -27,6 +27,8 @@ apt_packages=(
   unzip zip curl libcurl4-gnutls-dev ca-certificates python3-gdal python3-numpy nginx-light
   # taco publish tests: headless browser, XSD validation; the Python venv (taco_cpp, tests)
   chromium libxml2-utils python3-venv python3-pip python3-dev
+  # taco_cpp.torch: PyTorch 1.13 CPU from Debian (PyPI's default wheel pulls GBs of CUDA)
+  python3-torch
 )
 if ! command -v npm >/dev/null 2>&1; then apt_packages+=(nodejs npm); fi
 if [ "${1:-}" = "--fuzz" ]; then

@@ -8,6 +8,7 @@ namespace taco::py {
 
 void BindReader(nanobind::module_& m);  // reader_bindings.cc
 void BindWriter(nanobind::module_& m);  // writer_bindings.cc
+void BindLoader(nanobind::module_& m);  // loader_bindings.cc (taco_cpp.torch / taco_cpp.dask)
 
 }  // namespace taco::py
 

@@ -113,6 +113,11 @@ class TacoDataset:
         self._ds = native
         self._collection = None
 
+    def __reduce__(self):
+        # Pickled as how it was made (open arguments, then the chain of views): the copy
+        # opens the dataset again, e.g. in a spawned DataLoader worker or on a Dask worker.
+        return (_dataset_from_recipe, (_native.dataset_recipe(self._ds),))
+
     # ---- metadata ---------------------------------------------------------------------
     @property
     def collection(self) -> dict:
@@ -349,6 +354,10 @@ class TacoDataset:
         from ._html import dataset_html
 
         return dataset_html(self)
+
+
+def _dataset_from_recipe(recipe: str) -> "TacoDataset":
+    return TacoDataset(_native.dataset_from_recipe(recipe))
 
 
 def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | None = None,

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from . import _native
 from ._convert import from_micros, path_text, to_micros
+from .errors import InvalidArgumentError
 
 
 class Field:
@@ -270,6 +271,11 @@ class Sample:
         s._native = native
         return s
 
+    def __reduce__(self):
+        # Pickled as what makes it again (a FILE's path, bytes, or children; the extension
+        # fields as stored), e.g. to build parts on Dask workers (taco_cpp.dask).
+        return (_sample_from_state, (_sample_state(self._native),))
+
     @classmethod
     def padding(cls, k: int) -> "Sample":
         """The padding FILE ``__TACOPAD__<k>`` (0 bytes)."""
@@ -342,6 +348,9 @@ class Tortilla:
         t._native = native
         return t
 
+    def __reduce__(self):
+        return (_tortilla_from_state, ([_sample_state(s) for s in self._native.samples],))
+
     @property
     def samples(self) -> list[Sample]:
         return [Sample._wrap(s) for s in self._native.samples]
@@ -369,6 +378,49 @@ class Tortilla:
 
     def __repr__(self) -> str:
         return f"Tortilla({len(self)} samples, depth {self.depth})"
+
+
+def _sample_state(native) -> tuple:
+    """(id, kind, payload, fields) of a native sample; kind: file, bytes, padding, folder."""
+    fields = list(native.fields())
+    if native.is_padding:
+        return (native.id, "padding", None, fields)
+    children = native.children
+    if children is not None:
+        return (native.id, "folder", [_sample_state(c) for c in children.samples], fields)
+    if native.file_path:
+        return (native.id, "file", native.file_path, fields)
+    return (native.id, "bytes", native.bytes, fields)
+
+
+def _native_sample(state):
+    id_, kind, payload, fields = state
+    if kind == "padding":
+        native = _native.Sample.padding(int(id_[len("__TACOPAD__"):]))
+    elif kind == "folder":
+        native = _native.Sample.from_tortilla(id_, _native_tortilla([_native_sample(c) for c in payload]))
+    elif kind == "file":
+        native = _native.Sample.from_file(id_, payload)
+    else:
+        native = _native.Sample.from_bytes(id_, payload)
+    if fields and kind != "padding":
+        native.extend(fields)
+    return native
+
+
+def _native_tortilla(natives):
+    try:
+        return _native.TortillaModel.make(natives, None, True)
+    except InvalidArgumentError:
+        return _native.TortillaModel.make(natives, None, False)  # schemas aligned when it was made
+
+
+def _sample_from_state(state) -> Sample:
+    return Sample._wrap(_native_sample(state))
+
+
+def _tortilla_from_state(states) -> Tortilla:
+    return Tortilla._wrap(_native_tortilla([_native_sample(s) for s in states]))
 
 
 class Taco:

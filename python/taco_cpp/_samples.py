@@ -1,0 +1,248 @@
+"""Decoding the samples of a view: the core shared by :mod:`taco_cpp.torch` and
+:mod:`taco_cpp.dask` (no PyTorch, no Dask here).
+
+A :class:`SampleSource` is a view (any ``load``/``sql``/``filter_*`` result), the FILE
+children to decode per level-0 row, and what to decode of each (bands, pixel window, pixel
+type). Where each file lives is resolved once per process by the C++ core with one query
+(``taco/sample_loader.h``); every file is decoded by GDAL in C++ with the GIL released, and
+``read_ahead`` decodes the next rows in C++ threads with a bounded memory budget.
+
+A source pickles as its view's recipe plus its options (spawned DataLoader workers and Dask
+workers reopen the dataset themselves) and survives ``fork`` (the plan is kept, the decoder
+is made again in the child).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator, Mapping, Sequence
+
+from . import _native
+from ._convert import path_text
+from .errors import InvalidArgumentError
+
+#: The key of the decoded array of a flat dataset's sample (the row itself is the FILE).
+FLAT_KEY = "data"
+#: The key of a sample's metadata row.
+METADATA_KEY = "metadata"
+
+_DEFAULT_BUDGET = 256 << 20
+
+
+def _as_view(dataset):
+    from .reader import TacoDataset, load
+
+    if isinstance(dataset, TacoDataset):
+        return dataset
+    if isinstance(dataset, (str, os.PathLike, list, tuple)):
+        return load(dataset)
+    raise TypeError(f"expected a taco_cpp.TacoDataset, a path/URL or a list of them, got {type(dataset).__name__}")
+
+
+def _per_file(value, keys: list[str], what: str) -> list:
+    """One value per file: a mapping file → value (missing files: None), or one value for all."""
+    if isinstance(value, Mapping):
+        unknown = sorted(set(value) - set(keys))
+        if unknown:
+            raise InvalidArgumentError(f"{what}: no file named {unknown[0]!r} is decoded (files: {', '.join(keys)})")
+        return [value.get(k) for k in keys]
+    return [value] * len(keys)
+
+
+def _bands(value, key: str):
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise TypeError(f"bands of {key!r}: a list of 0-based band indexes, not a bool")
+    if isinstance(value, int) or hasattr(value, "__index__") and not isinstance(value, (list, tuple)):
+        return [int(value)]
+    bands = [int(b) for b in value]
+    if not bands:
+        raise InvalidArgumentError(f"bands of {key!r}: give at least one band (or None for all)")
+    for b in bands:
+        if b < 0:
+            raise InvalidArgumentError(f"bands of {key!r}: band {b} is negative (bands are 0-based)")
+    return bands
+
+
+def _window(value, key: str):
+    """(col_off, row_off, width, height) from a 4-tuple or a rasterio-style Window."""
+    if value is None:
+        return None
+    if all(hasattr(value, a) for a in ("col_off", "row_off", "width", "height")):
+        value = (value.col_off, value.row_off, value.width, value.height)
+    try:
+        items = [int(v) for v in value]
+    except TypeError:
+        raise TypeError(f"window of {key!r}: (col_off, row_off, width, height) or a rasterio Window") from None
+    if len(items) != 4:
+        raise InvalidArgumentError(f"window of {key!r}: 4 numbers (col_off, row_off, width, height), got {len(items)}")
+    if items[2] < 1 or items[3] < 1 or items[0] < 0 or items[1] < 0:
+        raise InvalidArgumentError(f"window of {key!r}: offsets must be >= 0 and the size >= 1, got {tuple(items)}")
+    return tuple(items)
+
+
+def _dtype(value, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        import numpy as np
+
+        value = np.dtype(value).name
+    return value
+
+
+class SampleSource:
+    """The decoding of a view's samples (see the module docstring).
+
+    ``files``: names (paths below a sample: ``"image.tif"``, ``"sensor_A/band_R"``) of the
+    FILE children to decode per row; None: the row itself for a flat dataset, else the FILE
+    children of the first row. ``bands`` (0-based), ``window`` (``(col_off, row_off, width,
+    height)`` or a rasterio Window) and ``dtype`` (a numpy type name the pixels are
+    converted to while decoding) apply to every file, or per file as a dict file → value.
+    ``torch_types``: by default keep the raster's type where PyTorch has one (uint16 →
+    int32, uint32 → int64). Bad arguments and a first sample that cannot be decoded raise
+    here, in the calling process.
+    """
+
+    def __init__(self, dataset, files=None, bands=None, window=None, dtype=None, *, torch_types: bool = False):
+        self.view = _as_view(dataset)
+        self._table = None
+        self._columns = None
+        self._plan = None
+        self._proc = None
+        if isinstance(files, (str, os.PathLike)):
+            files = [path_text(files)]
+        if files is not None:
+            files = [path_text(f) for f in files]
+            if not files:
+                raise InvalidArgumentError("files: give at least one file name (or None)")
+        self.files = files if files is not None else self._default_files()
+        self.keys = list(self.files) if self.files else [FLAT_KEY]
+        if METADATA_KEY in self.keys:
+            raise InvalidArgumentError(f"a file named {METADATA_KEY!r} collides with the metadata key of each sample")
+        default_type = "torch" if torch_types else "native"
+        self._selections = [
+            (_bands(b, k), _window(w, k), _dtype(t, default_type))
+            for k, b, w, t in zip(self.keys, _per_file(bands, self.keys, "bands"), _per_file(window, self.keys, "window"),
+                                  _per_file(dtype, self.keys, "dtype"))
+        ]
+        plan = self.plan()
+        if plan.num_rows != self._metadata_table().num_rows:
+            raise InvalidArgumentError(
+                f"{self.view.path}: the view changed while it was read ({plan.num_rows} rows planned, "
+                f"{self._metadata_table().num_rows} rows of metadata)")
+        if plan.num_rows > 0:
+            self.decode(0)  # bad bands, windows, types and unreadable files fail here
+
+    # ---- set-up ------------------------------------------------------------------------
+    def _default_files(self) -> list[str]:
+        table = self._metadata_table()
+        if table.num_rows == 0 or "type" not in table.column_names:
+            return []
+        types = table.column("type").to_pylist()
+        if "FOLDER" not in types:
+            return []
+        first = types.index("FOLDER")
+        if "FILE" in types:
+            return []  # mixed: the plan names the first FILE row as the problem
+        frame = self.view.read(first)
+        children = frame.data
+        names = [i for i, t in zip(children.column("id").to_pylist(), children.column("type").to_pylist())
+                 if t == "FILE" and not i.startswith("__TACOPAD__")]
+        if not names:
+            raise InvalidArgumentError(
+                f"{self.view.path}: the first sample ({first}) has no FILE children; name the files to decode "
+                f"(files=['dir/file.tif', ...])")
+        return names
+
+    def _metadata_table(self):
+        if self._table is None:
+            table = self.view.data.combine_chunks()
+            keep = [n for n in table.column_names if not n.startswith("internal:")]
+            self._table = table.select(keep)
+            self._columns = [(n, self._table.column(n)) for n in keep]
+        return self._table
+
+    def plan(self):
+        """The C++ plan (plain data: kept across fork, made again after unpickling)."""
+        if self._plan is None:
+            self._plan = _native.plan_samples(self.view._ds, list(self.files))
+        return self._plan
+
+    def _decoder(self):
+        pid = os.getpid()
+        if self._proc is None or self._proc[0] != pid:
+            self._proc = (pid, _native.make_decoder(self.plan(), self._selections, True))
+        return self._proc[1]
+
+    # ---- pickling ----------------------------------------------------------------------
+    def __getstate__(self):
+        return {"view": self.view, "files": self.files, "keys": self.keys, "selections": self._selections}
+
+    def __setstate__(self, state):
+        self.view = state["view"]
+        self.files = state["files"]
+        self.keys = state["keys"]
+        self._selections = state["selections"]
+        self._table = None
+        self._columns = None
+        self._plan = None
+        self._proc = None
+
+    # ---- samples -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return self.plan().num_rows
+
+    def index(self, i: int) -> int:
+        """A row position (negative counts from the end); IndexError outside the view."""
+        n = len(self)
+        if not isinstance(i, int):
+            i = int(i.__index__())
+        if i < 0:
+            i += n
+        if i < 0 or i >= n:
+            raise IndexError(f"sample {i} is out of range (the view has {n} samples)")
+        return i
+
+    def metadata(self, i: int) -> dict:
+        """Row ``i`` of the view as plain Python values (``internal:*`` columns left out)."""
+        self._metadata_table()
+        return {name: column[i].as_py() for name, column in self._columns}
+
+    def arrays(self, arrays: Sequence) -> dict:
+        return dict(zip(self.keys, arrays))
+
+    def decode(self, i: int) -> dict:
+        """The decoded files of row ``i``: key → numpy array (bands, rows, cols)."""
+        _, arrays = self._decoder().decode(self.index(i))
+        return self.arrays(arrays)
+
+    def sample(self, i: int) -> dict:
+        """``decode(i)`` plus ``"metadata"``."""
+        i = self.index(i)
+        out = self.decode(i)
+        out[METADATA_KEY] = self.metadata(i)
+        return out
+
+    def read_ahead(self, rows: Sequence[int], threads: int = 2, memory_budget: int = _DEFAULT_BUDGET,
+                   max_ahead: int = 64) -> Iterator[tuple[int, dict]]:
+        """Decodes ``rows`` in order, ``threads`` C++ threads ahead of the consumer, holding at
+        most about ``memory_budget`` decoded bytes (plus one sample per thread); yields
+        (row, key → array). An error is raised when its row is reached."""
+        rows = [int(r) for r in rows]
+        queue = self._decoder().read_ahead(rows, int(threads), int(memory_budget), int(max_ahead))
+        try:
+            while True:
+                item = queue.next()
+                if item is None:
+                    return
+                row, arrays = item
+                yield row, self.arrays(arrays)
+        finally:
+            queue.close()
+
+
+def describe_selection(source: SampleSource) -> list[dict[str, Any]]:
+    """What is decoded of each file (for reprs and tests)."""
+    return [{"key": k, "bands": b, "window": w, "dtype": t} for k, (b, w, t) in zip(source.keys, source._selections)]

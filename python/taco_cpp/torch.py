@@ -1,0 +1,427 @@
+"""PyTorch datasets over TACO views: decoding in C++, seeded resumable shuffling, worker and
+DDP sharding.
+
+* :class:`TacoDataset` — map-style: ``ds[i]`` is row ``i`` of the view, decoded.
+* :class:`TacoIterableDataset` — for remote and very large datasets: a seeded permutation
+  per epoch (``set_epoch``), split across DataLoader workers and ``torch.distributed`` ranks
+  so that every sample is seen exactly once per epoch, optional ``drop_last``/``pad`` for
+  DDP, ``state_dict()``/``load_state_dict()`` to resume at the exact next sample, and
+  read-ahead of the next samples in C++ threads with a memory budget.
+* :func:`collate_samples` — batches the dict samples (arrays stacked, metadata as lists
+  or tensors); :class:`TacoDataLoader` — a DataLoader using it that also counts the
+  samples it delivered, for ``state_dict()``.
+
+A sample is a dict: one entry per decoded file, keyed by its name (``"image.tif"``; ``"data"``
+for the row itself in a flat dataset), holding a tensor (or numpy array with
+``as_tensor=False``) of shape (bands, rows, cols) in the raster's type — widened where PyTorch
+has no such type (uint16 → int32, uint32 → int64) — and ``"metadata"``: the sample's row as
+plain Python values (``id``, ``type``, extension columns; ``internal:*`` left out).
+
+The files are decoded by GDAL in C++ with the GIL released; the bytes come through the
+dataset's own readers (a remote ZIP: one request per sample). Uses Debian's ``python3-torch``
+(CPU) in this repository; any torch >= 1.13 works.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+import torch
+import torch.utils.data as _data
+
+from ._samples import METADATA_KEY, SampleSource
+from .errors import InvalidArgumentError
+
+__all__ = ["TacoDataset", "TacoIterableDataset", "TacoDataLoader", "collate_samples", "epoch_order"]
+
+_STATE_VERSION = 1
+
+
+def _tensors(sample: dict) -> dict:
+    for key, value in sample.items():
+        if isinstance(value, np.ndarray):
+            sample[key] = torch.from_numpy(value)
+    return sample
+
+
+class TacoDataset(_data.Dataset):
+    """Map-style dataset over the level-0 rows of a view.
+
+    ``dataset_or_path``: a :class:`taco_cpp.TacoDataset` (after ``sql``/``filter_*``) or a
+    path/URL. ``files``: the FILE children to decode per sample (``["image.tif",
+    "mask.tif"]``, paths below the sample for deeper levels); None = the row itself in a flat
+    dataset, else the FILE children of the first sample. ``bands``: 0-based band indexes,
+    ``window``: ``(col_off, row_off, width, height)`` or a rasterio Window — only those are
+    decoded; ``dtype``: convert the pixels while decoding (e.g. "float32"); each of these may
+    also be a dict file name → value. ``transform``: called on each sample dict.
+
+    Bad arguments (an unknown file name, a FOLDER where a FILE is needed, a band or window
+    outside the first sample's raster) raise :class:`taco_cpp.TacoError` here, in the main
+    process; a later sample that cannot be decoded raises when it is read (in a DataLoader
+    worker, the DataLoader re-raises it in the main process).
+    """
+
+    def __init__(self, dataset_or_path, files: Sequence[str] | str | None = None, bands=None, window=None,
+                 transform: Callable[[dict], Any] | None = None, as_tensor: bool = True, dtype=None):
+        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor)
+        self.transform = transform
+        self.as_tensor = bool(as_tensor)
+
+    @property
+    def keys(self) -> list[str]:
+        """The keys of the decoded files in each sample (plus ``"metadata"``)."""
+        return list(self.source.keys)
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def __getitem__(self, index: int) -> Any:
+        sample = self.source.sample(index)
+        if self.as_tensor:
+            _tensors(sample)
+        return self.transform(sample) if self.transform is not None else sample
+
+    def metadata(self, index: int) -> dict:
+        """The sample's row without decoding anything."""
+        return self.source.metadata(self.source.index(index))
+
+    def __repr__(self) -> str:
+        return f"<taco_cpp.torch.TacoDataset: {len(self)} samples of {self.source.view.path}, files {self.keys}>"
+
+
+def epoch_order(num_rows: int, seed: int, epoch: int, shuffle: bool = True) -> np.ndarray:
+    """The order of the rows in an epoch: a permutation drawn by numpy's PCG64 seeded with
+    ``(seed, epoch)`` (the same on every rank and every machine), or 0..n-1 unshuffled."""
+    if not shuffle:
+        return np.arange(num_rows, dtype=np.int64)
+    if seed < 0 or epoch < 0:
+        raise InvalidArgumentError(f"seed and epoch must be >= 0, got seed={seed}, epoch={epoch}")
+    return np.random.Generator(np.random.PCG64([int(seed), int(epoch)])).permutation(num_rows).astype(np.int64)
+
+
+def _process_group() -> tuple[int, int] | None:
+    import torch.distributed as dist
+
+    if dist.is_available() and dist.is_initialized():
+        return dist.get_rank(), dist.get_world_size()
+    return None
+
+
+class TacoIterableDataset(_data.IterableDataset):
+    """Iterable dataset for remote and very large datasets (arguments as :class:`TacoDataset`,
+    plus):
+
+    * ``shuffle``/``seed``: each epoch visits the rows in :func:`epoch_order` (``set_epoch(e)``
+      before each epoch, as with DistributedSampler); the same seed and epoch give the same
+      order everywhere.
+    * ``rank``/``world_size``: taken from the ``torch.distributed`` process group when one is
+      initialised (create the dataset after ``init_process_group``, or call ``set_epoch``
+      after it), else 0/1; give them to override. Rank r takes positions r, r+W, ... of the
+      epoch order: every sample once per epoch, no overlap. The counts per rank may differ by
+      one; ``drop_last=True`` drops the last ``n % W`` positions of the order, ``pad=True``
+      repeats its first ones, so that every rank gets the same count (what DDP needs to keep
+      ranks in step).
+    * DataLoader workers share a rank's list in chunks of ``batch_size`` (give the
+      DataLoader's): worker w takes chunks w, w+K, ... — exactly the order in which the
+      DataLoader collects them, so the batches come out in the rank's order whatever the
+      worker count.
+    * ``state_dict(samples_seen)`` / ``load_state_dict(state)``: resume mid-epoch at the next
+      sample. Without workers the dataset counts what it yielded; with workers pass the number
+      of samples your loop consumed, or use :class:`TacoDataLoader`, which counts them.
+      ``set_epoch``/``load_state_dict`` reach persistent workers too (shared memory).
+    * ``read_ahead_threads`` (default: all cores without workers, 1 per worker) decode the
+      next rows of this process's list in C++ threads, holding at most ``memory_budget``
+      decoded bytes (plus one sample per thread).
+    """
+
+    def __init__(self, dataset_or_path, files: Sequence[str] | str | None = None, bands=None, window=None,
+                 transform: Callable[[dict], Any] | None = None, as_tensor: bool = True, dtype=None, *,
+                 shuffle: bool = True, seed: int = 0, rank: int | None = None, world_size: int | None = None,
+                 drop_last: bool = False, pad: bool = False, batch_size: int = 1,
+                 read_ahead_threads: int | None = None, memory_budget: int = 256 << 20, max_ahead: int = 64):
+        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor)
+        self.transform = transform
+        self.as_tensor = bool(as_tensor)
+        self.shuffle = bool(shuffle)
+        if int(seed) < 0:
+            raise InvalidArgumentError(f"seed must be >= 0, got {seed}")
+        self.seed = int(seed)
+        if drop_last and pad:
+            raise InvalidArgumentError("drop_last and pad cannot both be set (drop the tail or repeat samples)")
+        self.drop_last = bool(drop_last)
+        self.pad = bool(pad)
+        if int(batch_size) < 1:
+            raise InvalidArgumentError(f"batch_size must be >= 1, got {batch_size}")
+        self.batch_size = int(batch_size)
+        if read_ahead_threads is not None and int(read_ahead_threads) < 0:
+            raise InvalidArgumentError(f"read_ahead_threads must be >= 0, got {read_ahead_threads}")
+        self.read_ahead_threads = None if read_ahead_threads is None else int(read_ahead_threads)
+        self.memory_budget = int(memory_budget)
+        self.max_ahead = int(max_ahead)
+        self._explicit_rank = (rank, world_size)
+        if (rank is None) != (world_size is None):
+            raise InvalidArgumentError("give both rank and world_size, or neither")
+        # Shared with the workers (fork and spawn): epoch, resume epoch, resume offset, rank,
+        # world size. Written only by the main process.
+        self._shared = multiprocessing.RawArray("q", [0, -1, 0, 0, 1])
+        self._resolve_rank()
+        self._yielded = 0  # samples yielded by __iter__ in this process, this epoch
+
+    # ---- epoch, rank ---------------------------------------------------------------------
+    def _resolve_rank(self):
+        rank, world = self._explicit_rank
+        if rank is None:
+            group = _process_group()
+            rank, world = group if group is not None else (0, 1)
+        rank, world = int(rank), int(world)
+        if world < 1 or not 0 <= rank < world:
+            raise InvalidArgumentError(f"rank {rank} is not in 0..world_size-1 (world_size {world})")
+        self._shared[3], self._shared[4] = rank, world
+
+    @property
+    def epoch(self) -> int:
+        return int(self._shared[0])
+
+    @property
+    def rank(self) -> int:
+        return int(self._shared[3])
+
+    @property
+    def world_size(self) -> int:
+        return int(self._shared[4])
+
+    def set_epoch(self, epoch: int) -> None:
+        """Selects the epoch's order (call before each epoch; reaches persistent workers). A
+        resume point loaded for this epoch is kept; for another epoch it is dropped."""
+        epoch = int(epoch)
+        if epoch < 0:
+            raise InvalidArgumentError(f"epoch must be >= 0, got {epoch}")
+        if _data.get_worker_info() is None:
+            self._resolve_rank()
+        if epoch != self._shared[1]:
+            self._shared[1], self._shared[2] = -1, 0
+        if epoch != self._shared[0]:
+            self._yielded = 0
+        self._shared[0] = epoch
+
+    def rank_rows(self, epoch: int | None = None) -> np.ndarray:
+        """This rank's rows of an epoch (default: the current one), in order."""
+        epoch = self.epoch if epoch is None else int(epoch)
+        n = len(self.source)
+        order = epoch_order(n, self.seed, epoch, self.shuffle)
+        world, rank = self.world_size, self.rank
+        if self.drop_last:
+            order = order[: n - n % world]
+        elif self.pad and n % world and n > 0:
+            extra = world - n % world
+            order = np.concatenate([order, np.resize(order, extra)])
+        return order[rank::world]
+
+    def __len__(self) -> int:
+        """Samples this rank yields per epoch (over all its workers)."""
+        n, world, rank = len(self.source), self.world_size, self.rank
+        if self.drop_last:
+            return n // world
+        if self.pad:
+            return math.ceil(n / world) if n else 0
+        return len(range(rank, n, world))
+
+    # ---- resuming ------------------------------------------------------------------------
+    def _resume_offset(self, epoch: int) -> int:
+        return int(self._shared[2]) if int(self._shared[1]) == epoch else 0
+
+    def state_dict(self, samples_seen: int | None = None) -> dict:
+        """Where this rank is: the epoch and how many of its samples were consumed.
+        ``samples_seen``: what your loop consumed this epoch (needed with DataLoader workers;
+        without workers, the count of samples this dataset yielded is used)."""
+        if samples_seen is None:
+            samples_seen = self._resume_offset(self.epoch) + self._yielded
+        samples_seen = int(samples_seen)
+        if not 0 <= samples_seen <= len(self):
+            raise InvalidArgumentError(f"samples_seen {samples_seen} is not in 0..{len(self)} (this rank's epoch)")
+        return {
+            "version": _STATE_VERSION, "epoch": self.epoch, "samples_seen": samples_seen, "seed": self.seed,
+            "shuffle": self.shuffle, "num_rows": len(self.source), "rank": self.rank, "world_size": self.world_size,
+            "drop_last": self.drop_last, "pad": self.pad,
+        }
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Continue at the sample after the ones ``state`` counted (the next iteration of its
+        epoch starts there; ``set_epoch`` with another epoch starts that epoch from 0)."""
+        if state.get("version") != _STATE_VERSION:
+            raise InvalidArgumentError(f"state_dict version {state.get('version')!r} is not {_STATE_VERSION}")
+        self._resolve_rank()
+        mine = self.state_dict(0)
+        for key in ("seed", "shuffle", "num_rows", "world_size", "drop_last", "pad"):
+            if state.get(key) != mine[key]:
+                raise InvalidArgumentError(
+                    f"state_dict is of another set-up: {key} {state.get(key)!r}, this dataset has {mine[key]!r}")
+        seen = int(state["samples_seen"])
+        if not 0 <= seen <= len(self):
+            raise InvalidArgumentError(f"state_dict samples_seen {seen} is not in 0..{len(self)}")
+        epoch = int(state["epoch"])
+        self._shared[0], self._shared[1], self._shared[2] = epoch, epoch, seen
+        self._yielded = 0
+
+    # ---- iteration -----------------------------------------------------------------------
+    def _rows_of_this_process(self) -> tuple[list[int], int]:
+        epoch = self.epoch
+        rows = self.rank_rows(epoch)[self._resume_offset(epoch):]
+        info = _data.get_worker_info()
+        if info is None or info.num_workers <= 1:
+            return rows.tolist(), 0 if info is None else 1
+        b, k, w = self.batch_size, info.num_workers, info.id
+        chunks = [rows[s: s + b] for s in range(w * b, len(rows), k * b)]
+        return (np.concatenate(chunks).tolist() if chunks else []), info.num_workers
+
+    def __iter__(self) -> Iterator[Any]:
+        rows, workers = self._rows_of_this_process()
+        threads = self.read_ahead_threads
+        if threads is None:
+            threads = 1 if workers else max(1, min(4, os.cpu_count() or 1))
+        if _data.get_worker_info() is None:
+            self._yielded = 0
+        source = self.source
+        for row, arrays in source.read_ahead(rows, threads, self.memory_budget, self.max_ahead):
+            sample = arrays
+            sample[METADATA_KEY] = source.metadata(row)
+            if self.as_tensor:
+                _tensors(sample)
+            if self.transform is not None:
+                sample = self.transform(sample)
+            if workers == 0:
+                self._yielded += 1
+            yield sample
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        if multiprocessing.context.get_spawning_popen() is None:
+            # Not for a new process of this job (e.g. saved to disk): plain values.
+            state["_shared"] = list(self._shared)
+        return state
+
+    def __setstate__(self, state):
+        shared = state["_shared"]
+        if isinstance(shared, list):
+            state["_shared"] = multiprocessing.RawArray("q", shared)
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        return (f"<taco_cpp.torch.TacoIterableDataset: {len(self.source)} samples of {self.source.view.path}, "
+                f"rank {self.rank}/{self.world_size}, epoch {self.epoch}, files {self.source.keys}>")
+
+
+# ---- batching -------------------------------------------------------------------------------
+
+def _collate_values(values: list) -> Any:
+    """A column of metadata values: a tensor when all are numbers of one kind (bool, int,
+    or int/float), else the list as is (None, strings, datetimes, bytes, mixed types)."""
+    kinds = set()
+    for v in values:
+        if isinstance(v, bool):
+            kinds.add("bool")
+        elif isinstance(v, int):
+            kinds.add("int")
+        elif isinstance(v, float):
+            kinds.add("float")
+        else:
+            return list(values)
+    if kinds == {"bool"}:
+        return torch.tensor(values, dtype=torch.bool)
+    if kinds == {"int"}:
+        try:
+            return torch.tensor(values, dtype=torch.int64)
+        except (OverflowError, RuntimeError):
+            return list(values)
+    if kinds and kinds <= {"int", "float"}:
+        return torch.tensor(values, dtype=torch.float64)
+    return list(values)
+
+
+def _stackable(values: list) -> bool:
+    first = values[0]
+    if not isinstance(first, (torch.Tensor, np.ndarray)):
+        return False
+    for v in values:
+        if not isinstance(v, (torch.Tensor, np.ndarray)) or tuple(v.shape) != tuple(first.shape):
+            return False
+        if str(v.dtype).replace("torch.", "") != str(first.dtype).replace("torch.", ""):
+            return False
+    return True
+
+
+def collate_samples(batch: Sequence[dict]) -> dict:
+    """Batches sample dicts: arrays/tensors of one shape and type are stacked into a tensor
+    (batch, bands, rows, cols), others kept as a list; ``"metadata"`` becomes a dict column →
+    tensor for numbers of one kind, else a list (missing keys and nulls give None, so
+    samples with differing metadata types or columns batch fine). Other values: lists."""
+    if not batch:
+        return {}
+    keys: list = []
+    for sample in batch:
+        for k in sample:
+            if k not in keys:
+                keys.append(k)
+    out: dict = {}
+    for k in keys:
+        values = [s.get(k) for s in batch]
+        if k == METADATA_KEY and all(isinstance(v, Mapping) for v in values):
+            columns: list = []
+            for v in values:
+                for c in v:
+                    if c not in columns:
+                        columns.append(c)
+            out[k] = {c: _collate_values([v.get(c) for v in values]) for c in columns}
+        elif _stackable(values):
+            out[k] = torch.stack([v if isinstance(v, torch.Tensor) else torch.from_numpy(v) for v in values])
+        else:
+            out[k] = values
+    return out
+
+
+def _batch_len(batch: Any, batch_size: int | None) -> int:
+    if isinstance(batch, Mapping):
+        meta = batch.get(METADATA_KEY)
+        if isinstance(meta, Mapping) and meta:
+            first = next(iter(meta.values()))
+            return len(first)
+        for v in batch.values():
+            if isinstance(v, (torch.Tensor, np.ndarray, list)) and batch_size is not None:
+                return len(v)
+    return 1 if batch_size is None else batch_size
+
+
+class TacoDataLoader(_data.DataLoader):
+    """A DataLoader with ``collate_fn=collate_samples`` by default that counts the samples it
+    delivered this epoch, so that ``state_dict()`` of a :class:`TacoIterableDataset` is right
+    with any number of workers. Every DataLoader argument is accepted. Pass the DataLoader's
+    ``batch_size`` to the dataset too (its workers split the rows in batch-sized chunks).
+    """
+
+    def __init__(self, dataset, *args, **kwargs):
+        kwargs.setdefault("collate_fn", collate_samples)
+        super().__init__(dataset, *args, **kwargs)
+        self._delivered = 0
+
+    def __iter__(self):
+        ds = self.dataset
+        start = ds._resume_offset(ds.epoch) if isinstance(ds, TacoIterableDataset) else 0
+        self._delivered = start
+        for batch in super().__iter__():
+            self._delivered += _batch_len(batch, self.batch_size)
+            yield batch
+
+    def state_dict(self) -> dict:
+        if not isinstance(self.dataset, TacoIterableDataset):
+            raise TypeError("state_dict() needs a TacoIterableDataset")
+        return self.dataset.state_dict(self._delivered)
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        if not isinstance(self.dataset, TacoIterableDataset):
+            raise TypeError("load_state_dict() needs a TacoIterableDataset")
+        self.dataset.load_state_dict(state)
+        self._delivered = int(state["samples_seen"])

@@ -1,0 +1,359 @@
+// SampleDecoder, NavigationFallback and ReadAhead (taco/sample_loader.h).
+#include "taco/sample_loader.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <utility>
+
+#include "read/raster_decode.h"
+#include "taco/io.h"
+
+namespace taco {
+namespace {
+
+// A file this large read through a window is left to GDAL (only the blocks it needs).
+constexpr uint64_t kWholeReadLimit = 16ULL << 20;
+// Files of one row in one container are read together when the gap between them is at most
+// this (the bytes in between are read and dropped).
+constexpr uint64_t kMaxGap = 1ULL << 20;
+// ZIP local file header: signature, fixed part, then name and extra field.
+constexpr uint32_t kLfhSignature = 0x04034b50;
+constexpr uint64_t kLfhFixed = 30;
+constexpr uint64_t kMaxExtra = 64;  // extra fields longer than this are not looked for
+
+uint16_t U16(const char* p) {
+  return static_cast<uint16_t>(static_cast<unsigned char>(p[0]) | (static_cast<unsigned char>(p[1]) << 8));
+}
+uint32_t U32(const char* p) { return U16(p) | (static_cast<uint32_t>(U16(p + 2)) << 16); }
+
+// The bytes before a file's data needed to check its local header.
+uint64_t Slack(const SamplePlan::Location& loc) {
+  return loc.path.empty() ? 0 : kLfhFixed + loc.path.size() + kMaxExtra;
+}
+
+// True when a local file header naming `member` ends exactly at `data` (the file's first
+// byte), with `data - begin` bytes of the span before it.
+bool HeaderNames(const char* begin, const char* data, const std::string& member) {
+  const uint64_t before = static_cast<uint64_t>(data - begin);
+  for (uint64_t extra = 0; extra <= kMaxExtra; ++extra) {
+    const uint64_t need = kLfhFixed + member.size() + extra;
+    if (need > before) break;
+    const char* h = data - need;
+    if (U32(h) != kLfhSignature || U16(h + 26) != member.size() || U16(h + 28) != extra) continue;
+    if (std::memcmp(h + kLfhFixed, member.data(), member.size()) == 0) return true;
+  }
+  return false;
+}
+
+std::string LeafOf(const std::string& name, const std::string& fallback) {
+  const std::string& s = name.empty() ? fallback : name;
+  const size_t slash = s.find_last_of('/');
+  return slash == std::string::npos ? s : s.substr(slash + 1);
+}
+
+bool IsHttp(const std::string& path) {
+  return path.rfind("http://", 0) == 0 || path.rfind("https://", 0) == 0 || path.rfind("/vsicurl/http", 0) == 0;
+}
+
+std::string SubfilePath(uint64_t offset, uint64_t size, const std::string& root) {
+  return "/vsisubfile/" + std::to_string(offset) + "_" + std::to_string(size) + "," + root;
+}
+
+}  // namespace
+
+// Readers of the plan's containers, opened on first use and shared by every thread.
+struct SampleDecoder::Readers {
+  std::mutex mu;
+  std::vector<RangeReaderPtr> open;          // by container index; null until opened
+  std::vector<std::atomic<bool>> unchecked;  // containers whose members have no ZIP headers
+
+  explicit Readers(size_t n) : open(n), unchecked(n) {
+    for (auto& u : unchecked) u.store(false);
+  }
+
+  // [offset, offset + n) of container `c` (http(s): one ranged GET; else an open reader).
+  Result<std::string> Read(const SamplePlan& plan, int32_t c, uint64_t offset, uint64_t n) {
+    const std::string& root = plan.containers()[static_cast<size_t>(c)];
+    if (IsHttp(root)) return ReadRange(root, offset, n);
+    RangeReaderPtr reader;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      reader = open[static_cast<size_t>(c)];
+    }
+    if (reader == nullptr) {
+      TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(root));
+      std::lock_guard<std::mutex> lock(mu);
+      open[static_cast<size_t>(c)] = reader;
+    }
+    return reader->Read(offset, static_cast<size_t>(n));
+  }
+};
+
+SampleDecoder::~SampleDecoder() = default;
+
+Result<std::shared_ptr<const SampleDecoder>> SampleDecoder::Make(std::shared_ptr<const SamplePlan> plan,
+                                                                std::vector<RasterSelection> selections,
+                                                                LocationFallback fallback) {
+  if (plan == nullptr) return Status::InvalidArgument("sample decoder: no plan");
+  const size_t k = plan->files_per_row();
+  if (selections.empty()) selections.resize(1);
+  if (selections.size() == 1 && k > 1) selections.resize(k, selections[0]);
+  if (selections.size() != k) {
+    return Status::InvalidArgument("sample decoder: " + std::to_string(selections.size()) + " selections for " +
+                                   std::to_string(k) + " files");
+  }
+  for (const RasterSelection& s : selections) {
+    for (int b : s.bands) {
+      if (b < 0) return Status::InvalidArgument(plan->dataset() + ": band " + std::to_string(b) + " is negative (bands are 0-based)");
+    }
+  }
+  std::shared_ptr<SampleDecoder> d(new SampleDecoder());
+  d->readers_ = std::make_unique<Readers>(plan->containers().size());
+  d->plan_ = std::move(plan);
+  d->selections_ = std::move(selections);
+  d->fallback_ = std::move(fallback);
+  return std::shared_ptr<const SampleDecoder>(std::move(d));
+}
+
+Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
+  const SamplePlan& plan = *plan_;
+  if (row < 0 || static_cast<size_t>(row) >= plan.num_rows()) {
+    return Status::InvalidArgument(plan.dataset() + ": row " + std::to_string(row) + " is out of range (the view has " +
+                                   std::to_string(plan.num_rows()) + " rows)");
+  }
+  const size_t r = static_cast<size_t>(row);
+  const size_t k = plan.files_per_row();
+  const std::string sample = plan.dataset() + ": sample '" + plan.id(r) + "' (row " + std::to_string(row) + ")";
+  auto what = [&](size_t f) {
+    return plan.files().empty() ? sample : sample + ", file '" + plan.files()[f] + "'";
+  };
+  auto leaf = [&](size_t f) { return LeafOf(plan.files().empty() ? "" : plan.files()[f], plan.id(r)); };
+
+  DecodedSample out;
+  out.row = row;
+  out.files.resize(k);
+
+  // The GDAL path to use instead of a planned ZIP location the container does not confirm;
+  // the same path back means the container has no ZIP headers (not a ZIP): trust it.
+  auto unconfirmed = [&](size_t f, const SamplePlan::Location& loc) -> Result<std::optional<std::string>> {
+    const std::string planned = SubfilePath(loc.offset, loc.size, plan.containers()[static_cast<size_t>(loc.container)]);
+    if (!fallback_) {
+      return Status::Corruption(what(f) + ": the dataset's offset " + std::to_string(loc.offset) +
+                                " is not where the ZIP holds member '" + loc.path + "'");
+    }
+    TACO_ASSIGN_OR_RETURN(std::string path, fallback_(row, f));
+    if (path == planned) {
+      readers_->unchecked[static_cast<size_t>(loc.container)].store(true);
+      return std::optional<std::string>();
+    }
+    return std::optional<std::string>(std::move(path));
+  };
+  // Decodes a file at a GDAL path (the fallback's answer, or a plain path).
+  auto decode_path = [&](size_t f, const std::string& path) -> Status {
+    Result<DecodedRaster> d = Status::OK();
+    if (auto sub = ParseVsiSubfile(path); sub && IsHttp(sub->root)) {
+      TACO_ASSIGN_OR_RETURN(std::string bytes, ReadRange(sub->root, sub->offset, sub->size));
+      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f));
+    } else if (IsHttp(path)) {
+      TACO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
+      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f));
+    } else {
+      d = read::DecodeRasterPath(path, selections_[f], what(f));
+    }
+    if (!d.ok()) return d.status();
+    out.files[f] = std::move(*d);
+    return Status::OK();
+  };
+
+  // Group the files that lie in containers into spans read at once.
+  std::vector<size_t> in_containers;
+  for (size_t f = 0; f < k; ++f) {
+    const SamplePlan::Location& loc = plan.location(r, f);
+    if (loc.container < 0) {
+      TACO_RETURN_IF_ERROR(decode_path(f, loc.path));
+    } else if (selections_[f].window && loc.size > kWholeReadLimit) {
+      // A window of a large file: check the header with a small read, then let GDAL read
+      // only what it needs (remote: through /vsitaco/, one request per block range).
+      const std::string& root = plan.containers()[static_cast<size_t>(loc.container)];
+      std::string path = SubfilePath(loc.offset, loc.size, root);
+      const uint64_t slack = std::min<uint64_t>(Slack(loc), loc.offset);
+      if (slack > 0 && !readers_->unchecked[static_cast<size_t>(loc.container)].load()) {
+        TACO_ASSIGN_OR_RETURN(std::string head, readers_->Read(plan, loc.container, loc.offset - slack, slack));
+        if (!HeaderNames(head.data(), head.data() + head.size(), loc.path)) {
+          TACO_ASSIGN_OR_RETURN(auto other, unconfirmed(f, loc));
+          if (other) path = *other;
+        }
+      }
+      if (IsHttp(root) || (ParseVsiSubfile(path) && IsHttp(ParseVsiSubfile(path)->root))) {
+        TACO_ASSIGN_OR_RETURN(path, InProcessGdalPath(path, leaf(f)));
+      }
+      auto d = read::DecodeRasterPath(path, selections_[f], what(f));
+      if (!d.ok()) return d.status();
+      out.files[f] = std::move(*d);
+    } else {
+      in_containers.push_back(f);
+    }
+  }
+  std::sort(in_containers.begin(), in_containers.end(), [&](size_t a, size_t b) {
+    const auto& la = plan.location(r, a);
+    const auto& lb = plan.location(r, b);
+    return std::pair(la.container, la.offset) < std::pair(lb.container, lb.offset);
+  });
+  size_t i = 0;
+  while (i < in_containers.size()) {
+    const SamplePlan::Location& first = plan.location(r, in_containers[i]);
+    const uint64_t begin = first.offset - std::min<uint64_t>(Slack(first), first.offset);
+    uint64_t end = first.offset + first.size;
+    size_t j = i + 1;
+    while (j < in_containers.size()) {
+      const SamplePlan::Location& next = plan.location(r, in_containers[j]);
+      if (next.container != first.container || next.offset > end + kMaxGap) break;
+      end = std::max(end, next.offset + next.size);
+      ++j;
+    }
+    TACO_ASSIGN_OR_RETURN(std::string bytes, readers_->Read(plan, first.container, begin, end - begin));
+    const bool check = !readers_->unchecked[static_cast<size_t>(first.container)].load();
+    for (size_t m = i; m < j; ++m) {
+      const size_t f = in_containers[m];
+      const SamplePlan::Location& loc = plan.location(r, f);
+      const char* data = bytes.data() + (loc.offset - begin);
+      if (check && !loc.path.empty() && !HeaderNames(bytes.data(), data, loc.path)) {
+        TACO_ASSIGN_OR_RETURN(auto other, unconfirmed(f, loc));
+        if (other) {
+          TACO_RETURN_IF_ERROR(decode_path(f, *other));
+          continue;
+        }
+      }
+      auto d = read::DecodeRasterBytes(data, static_cast<size_t>(loc.size), leaf(f), selections_[f], what(f));
+      if (!d.ok()) return d.status();
+      out.files[f] = std::move(*d);
+    }
+    i = j;
+  }
+  for (size_t f = 0; f < k; ++f) {
+    out.files[f].name = plan.files().empty() ? "" : plan.files()[f];
+    out.nbytes += out.files[f].nbytes;
+  }
+  return out;
+}
+
+LocationFallback NavigationFallback(ViewOpener open_view, std::vector<std::string> files) {
+  struct Lazy {
+    std::mutex mu;
+    ViewOpener open;
+    std::shared_ptr<const Dataset> view;
+  };
+  auto lazy = std::make_shared<Lazy>();
+  lazy->open = std::move(open_view);
+  return [lazy, files = std::move(files)](int64_t row, size_t file) -> Result<std::string> {
+    std::vector<SampleKey> keys = {row};
+    if (file < files.size()) {
+      const std::string& f = files[file];
+      size_t start = 0;
+      while (true) {
+        const size_t slash = f.find('/', start);
+        keys.emplace_back(f.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+      }
+    }
+    std::lock_guard<std::mutex> guard(lazy->mu);
+    if (lazy->view == nullptr) {
+      TACO_ASSIGN_OR_RETURN(lazy->view, lazy->open());
+    }
+    TACO_ASSIGN_OR_RETURN(Node node, lazy->view->ReadPath(keys));
+    if (!node.is_file()) {
+      return Status::InvalidArgument(lazy->view->path() + ": '" + node.id + "' is a FOLDER, not a FILE");
+    }
+    return node.gdal_path;
+  };
+}
+
+// ---- ReadAhead -------------------------------------------------------------------------
+
+ReadAhead::ReadAhead(std::shared_ptr<const SampleDecoder> decoder, std::vector<int64_t> rows,
+                     ReadAheadOptions options)
+    : decoder_(std::move(decoder)), rows_(std::move(rows)), options_(options), pid_(::getpid()) {
+  if (options_.max_ahead < 1) options_.max_ahead = 1;
+  for (int t = 0; t < options_.threads; ++t) threads_.emplace_back([this] { Work(); });
+}
+
+ReadAhead::~ReadAhead() {
+  if (::getpid() != pid_) {
+    // A copy made by fork(): the threads do not exist here; never join them.
+    new std::vector<std::thread>(std::move(threads_));
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+bool ReadAhead::CanClaim() const {
+  if (next_claim_ >= rows_.size()) return false;
+  if (next_claim_ == next_out_) return true;  // the consumer waits for it
+  if (next_claim_ - next_out_ >= options_.max_ahead) return false;
+  return held_ + reserved_ + estimate_ <= options_.memory_budget;
+}
+
+void ReadAhead::Work() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    work_cv_.wait(lock, [&] { return stop_ || CanClaim(); });
+    if (stop_) return;
+    const size_t k = next_claim_++;
+    const size_t reserve = estimate_;
+    reserved_ += reserve;
+    lock.unlock();
+    Result<DecodedSample> r = decoder_->Decode(rows_[k]);
+    lock.lock();
+    reserved_ -= reserve;
+    if (r.ok()) {
+      held_ += r->nbytes;
+      estimate_ = std::max(estimate_, r->nbytes);
+      peak_ = std::max(peak_, held_);
+    }
+    ready_.emplace(k, std::move(r));
+    ready_cv_.notify_all();
+    work_cv_.notify_all();
+  }
+}
+
+Result<std::optional<DecodedSample>> ReadAhead::Next() {
+  if (::getpid() != pid_) return Status::Internal("a read-ahead made before fork() was used in the child process");
+  std::unique_lock<std::mutex> lock(mu_);
+  if (next_out_ >= rows_.size()) return std::optional<DecodedSample>();
+  if (threads_.empty()) {
+    const size_t k = next_out_++;
+    lock.unlock();
+    TACO_ASSIGN_OR_RETURN(DecodedSample s, decoder_->Decode(rows_[k]));
+    return std::optional<DecodedSample>(std::move(s));
+  }
+  work_cv_.notify_all();
+  ready_cv_.wait(lock, [&] { return ready_.count(next_out_) != 0; });
+  auto node = ready_.extract(next_out_);
+  ++next_out_;
+  Result<DecodedSample> r = std::move(node.mapped());
+  if (r.ok()) held_ -= r->nbytes;
+  work_cv_.notify_all();
+  if (!r.ok()) return r.status();
+  return std::optional<DecodedSample>(std::move(*r));
+}
+
+size_t ReadAhead::held_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return held_;
+}
+
+size_t ReadAhead::peak_held_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return peak_;
+}
+
+}  // namespace taco

@@ -1,0 +1,237 @@
+// taco/sample_loader.h: plans, decoding (compared with GDAL on the loose files), bands and
+// windows, errors naming the sample, and the read-ahead queue's order and memory budget.
+#include "taco/sample_loader.h"
+
+#include <gdal_priv.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/paths.h"
+#include "taco/dataset.h"
+#include "taco/demo_data.h"
+#include "taco/model.h"
+#include "taco/writer.h"
+
+namespace taco {
+namespace {
+
+using testing::TempDir;
+
+constexpr int kTiles = 6;
+constexpr int kSize = 16;
+
+// Pixels GDAL reads from a loose file: (bands, rows, cols) uint16 values widened to int.
+std::vector<int> GdalPixels(const std::string& path, int band, int x, int y, int w, int h) {
+  GDALAllRegister();
+  std::unique_ptr<GDALDataset> ds(GDALDataset::Open(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
+  EXPECT_NE(ds, nullptr) << path;
+  std::vector<int> out(static_cast<size_t>(w) * h);
+  EXPECT_EQ(ds->GetRasterBand(band + 1)->RasterIO(GF_Read, x, y, w, h, out.data(), w, h, GDT_Int32, 0, 0, nullptr),
+            CE_None);
+  return out;
+}
+
+template <typename T>
+std::vector<int> Plane(const DecodedRaster& r, int band) {
+  std::vector<int> out;
+  const T* p = reinterpret_cast<const T*>(r.data.get()) + static_cast<size_t>(band) * r.rows * r.cols;
+  for (int64_t i = 0; i < r.rows * r.cols; ++i) out.push_back(static_cast<int>(p[i]));
+  return out;
+}
+
+class SampleLoaderTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    DemoOptions demo;
+    demo.tiles = kTiles;
+    demo.size = kSize;
+    auto tiles = SynthesizeDemoTree(*dir_ / "tree", demo);
+    ASSERT_TRUE(tiles.ok()) << tiles.status().message();
+    std::vector<Sample> samples;
+    for (const DemoTile& t : *tiles) {
+      std::vector<Sample> files;
+      for (const char* name : {"before.tif", "label.tif"}) {
+        auto s = Sample::FromFile(name, *dir_ / ("tree/" + t.id + "/" + name));
+        ASSERT_TRUE(s.ok()) << s.status().message();
+        files.push_back(std::move(*s));
+      }
+      auto children = Tortilla::Make(std::move(files));
+      ASSERT_TRUE(children.ok());
+      auto folder = Sample::FromTortilla(t.id, std::move(*children));
+      ASSERT_TRUE(folder.ok());
+      samples.push_back(std::move(*folder));
+    }
+    auto root = Tortilla::Make(std::move(samples));
+    ASSERT_TRUE(root.ok());
+    nlohmann::ordered_json collection = {{"id", "loader"},
+                                         {"dataset_version", "1"},
+                                         {"description", "loader tests"},
+                                         {"licenses", {"MIT"}},
+                                         {"providers", {{{"name", "t"}}}},
+                                         {"tasks", {"segmentation"}}};
+    auto taco = Taco::Make(std::move(*root), collection);
+    ASSERT_TRUE(taco.ok()) << taco.status().message();
+    auto written = Create(*taco, *dir_ / "ds.tacozip");
+    ASSERT_TRUE(written.ok()) << written.status().message();
+  }
+  static void TearDownTestSuite() { delete dir_; }
+
+  static std::string Loose(int tile, const std::string& name) {
+    char id[16];
+    std::snprintf(id, sizeof id, "tile_%02d", tile);
+    return *dir_ / ("tree/" + std::string(id) + "/" + name);
+  }
+
+  std::shared_ptr<const Dataset> Open() {
+    auto ds = Dataset::Open(*dir_ / "ds.tacozip");
+    EXPECT_TRUE(ds.ok()) << ds.status().message();
+    return std::shared_ptr<const Dataset>(std::move(*ds));
+  }
+
+  static TempDir* dir_;
+};
+
+TempDir* SampleLoaderTest::dir_ = nullptr;
+
+TEST_F(SampleLoaderTest, DecodesWhatGdalReadsFromTheLooseFiles) {
+  auto ds = Open();
+  auto plan = SamplePlan::Build(*ds, {"before.tif", "label.tif"});
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  ASSERT_EQ((*plan)->num_rows(), static_cast<size_t>(kTiles));
+  EXPECT_EQ((*plan)->location(2, 1).path, "DATA/tile_02/label.tif");
+  auto decoder = SampleDecoder::Make(*plan, {});
+  ASSERT_TRUE(decoder.ok());
+  for (int t = 0; t < kTiles; ++t) {
+    auto s = (*decoder)->Decode(t);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    ASSERT_EQ(s->files.size(), 2u);
+    const DecodedRaster& image = s->files[0];
+    EXPECT_EQ(image.name, "before.tif");
+    EXPECT_EQ(image.type, PixelType::kUInt16);
+    EXPECT_EQ(image.bands, 4);
+    EXPECT_EQ(image.rows, kSize);
+    for (int b = 0; b < 4; ++b) EXPECT_EQ(Plane<uint16_t>(image, b), GdalPixels(Loose(t, "before.tif"), b, 0, 0, kSize, kSize));
+    EXPECT_EQ(s->files[1].type, PixelType::kUInt8);
+    EXPECT_EQ(Plane<uint8_t>(s->files[1], 0), GdalPixels(Loose(t, "label.tif"), 0, 0, 0, kSize, kSize));
+    EXPECT_EQ(s->nbytes, 4u * kSize * kSize * 2 + kSize * kSize);
+  }
+}
+
+TEST_F(SampleLoaderTest, BandsWindowsAndTypes) {
+  auto ds = Open();
+  auto plan = SamplePlan::Build(*ds, {"before.tif"});
+  ASSERT_TRUE(plan.ok());
+  RasterSelection sel;
+  sel.bands = {3, 1};
+  sel.window = PixelWindow{2, 5, 7, 4};
+  sel.type = PixelType::kTorch;
+  auto decoder = SampleDecoder::Make(*plan, {sel});
+  ASSERT_TRUE(decoder.ok());
+  auto s = (*decoder)->Decode(1);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  const DecodedRaster& r = s->files[0];
+  EXPECT_EQ(r.type, PixelType::kInt32);  // uint16 widened for PyTorch
+  EXPECT_EQ(r.bands, 2);
+  EXPECT_EQ(r.rows, 4);
+  EXPECT_EQ(r.cols, 7);
+  EXPECT_EQ(Plane<int32_t>(r, 0), GdalPixels(Loose(1, "before.tif"), 3, 2, 5, 7, 4));
+  EXPECT_EQ(Plane<int32_t>(r, 1), GdalPixels(Loose(1, "before.tif"), 1, 2, 5, 7, 4));
+
+  sel.bands = {4};
+  auto bad = SampleDecoder::Make(*plan, {sel});
+  ASSERT_TRUE(bad.ok());
+  auto e = (*bad)->Decode(3);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.status().message().find("sample 'tile_03' (row 3), file 'before.tif': band 4 is out of range (the "
+                                      "raster has 4 bands: 0..3, 0-based)"),
+            std::string::npos)
+      << e.status().message();
+  sel.bands = {};
+  sel.window = PixelWindow{10, 0, 7, 1};
+  auto outside = SampleDecoder::Make(*plan, {sel});
+  ASSERT_TRUE(outside.ok());
+  EXPECT_NE((*outside)->Decode(0).status().message().find("is not inside the raster (16 x 16 pixels)"),
+            std::string::npos);
+  EXPECT_EQ((*outside)->Decode(kTiles).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(SampleLoaderTest, PlanErrorsNameTheSampleAndWhatItHolds) {
+  auto ds = Open();
+  auto missing = SamplePlan::Build(*ds, {"after.tif"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("sample 'tile_00' (row 0) has no file 'after.tif' (its files: before.tif, "
+                                            "label.tif)"),
+            std::string::npos)
+      << missing.status().message();
+  auto flat = SamplePlan::Build(*ds, {});
+  ASSERT_FALSE(flat.ok());
+  EXPECT_NE(flat.status().message().find("is a FOLDER: name the FILE children"), std::string::npos);
+  EXPECT_FALSE(SamplePlan::Build(*ds, {"a//b"}).ok());
+  EXPECT_FALSE(SamplePlan::Build(*ds, {"label.tif", "label.tif"}).ok());
+}
+
+TEST_F(SampleLoaderTest, ReadAheadKeepsTheOrderAndTheBudget) {
+  auto ds = Open();
+  auto plan = SamplePlan::Build(*ds, {"before.tif", "label.tif"});
+  ASSERT_TRUE(plan.ok());
+  auto decoder = SampleDecoder::Make(*plan, {});
+  ASSERT_TRUE(decoder.ok());
+  const size_t per_sample = 4u * kSize * kSize * 2 + kSize * kSize;
+  std::vector<int64_t> rows = {5, 0, 3, 3, 1, 4, 2};
+  ReadAheadOptions o;
+  o.threads = 2;
+  o.memory_budget = 2 * per_sample;
+  ReadAhead queue(*decoder, rows, o);
+  std::vector<int64_t> got;
+  while (true) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // a slow consumer
+    auto next = queue.Next();
+    ASSERT_TRUE(next.ok()) << next.status().message();
+    if (!*next) break;
+    got.push_back((*next)->row);
+  }
+  EXPECT_EQ(got, rows);
+  EXPECT_GE(queue.peak_held_bytes(), per_sample);
+  EXPECT_LE(queue.peak_held_bytes(), o.memory_budget + 2 * per_sample);  // budget + one per thread
+  EXPECT_EQ(queue.held_bytes(), 0u);
+
+  // Errors arrive at their row, in order; the rows after them still come.
+  ReadAhead with_error(*decoder, {0, 99, 1}, o);
+  auto a = with_error.Next();
+  ASSERT_TRUE(a.ok() && *a);
+  auto b = with_error.Next();
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("row 99 is out of range"), std::string::npos);
+  auto c = with_error.Next();
+  ASSERT_TRUE(c.ok() && *c);
+  EXPECT_EQ((*c)->row, 1);
+
+  // No threads: decoded on the caller's thread; an abandoned queue stops cleanly.
+  o.threads = 0;
+  ReadAhead inline_queue(*decoder, {2}, o);
+  auto d = inline_queue.Next();
+  ASSERT_TRUE(d.ok() && *d);
+  o.threads = 3;
+  { ReadAhead abandoned(*decoder, rows, o); }
+}
+
+TEST(PixelTypeTest, NamesRoundTrip) {
+  for (const char* name : {"uint8", "uint16", "int16", "uint32", "int32", "float32", "float64", "native", "torch"}) {
+    auto t = ParsePixelType(name);
+    ASSERT_TRUE(t.ok()) << name;
+    EXPECT_EQ(PixelTypeName(*t), name);
+  }
+  EXPECT_EQ(*ParsePixelType("float"), PixelType::kFloat32);
+  auto bad = ParsePixelType("uint7");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("is not one of native, torch, uint8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace taco
