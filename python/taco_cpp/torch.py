@@ -355,8 +355,9 @@ def _stackable(values: list) -> bool:
 
 
 def collate_samples(batch: Sequence[dict]) -> dict:
-    """Batches sample dicts: arrays/tensors of one shape and type are stacked into a tensor
-    (batch, bands, rows, cols), others kept as a list; ``"metadata"`` becomes a dict column →
+    """Batches sample dicts: tensors of one shape and type are stacked into a tensor (batch,
+    bands, rows, cols) — numpy arrays (``as_tensor=False``) into a numpy array —, others kept
+    as a list; ``"metadata"`` becomes a dict column →
     tensor for numbers of one kind, else a list (missing keys and nulls give None, so
     samples with differing metadata types or columns batch fine). Other values: lists."""
     if not batch:
@@ -377,7 +378,10 @@ def collate_samples(batch: Sequence[dict]) -> dict:
                         columns.append(c)
             out[k] = {c: _collate_values([v.get(c) for v in values]) for c in columns}
         elif _stackable(values):
-            out[k] = torch.stack([v if isinstance(v, torch.Tensor) else torch.from_numpy(v) for v in values])
+            if all(isinstance(v, np.ndarray) for v in values):
+                out[k] = np.stack(values)  # as_tensor=False: numpy stays numpy (uint16 too)
+            else:
+                out[k] = torch.stack([v if isinstance(v, torch.Tensor) else torch.from_numpy(v) for v in values])
         else:
             out[k] = values
     return out

@@ -258,7 +258,8 @@ def test_persistent_workers_follow_set_epoch(data):
 @pytest.mark.parametrize("context", ["fork", "spawn"])
 def test_map_style_with_workers(data, context):
     ds = TacoDataset(tc.load(data.nested_zip).sql("SELECT * FROM data WHERE count < 12"), files=["image.tif"])
-    loader = DataLoader(ds, batch_size=5, num_workers=2, multiprocessing_context=context,
+    workers = 2 if context == "fork" else 1  # a spawned worker imports torch again: seconds each
+    loader = DataLoader(ds, batch_size=5, num_workers=workers, multiprocessing_context=context,
                         collate_fn=collate_samples, pin_memory=True, timeout=TIMEOUT)
     batches = list(loader)
     assert ids_of(batches) == data.ids[:12]
@@ -389,13 +390,15 @@ def test_wrong_consolidated_offsets_are_caught_by_archive_path(data, tmp_path):
 def test_views_and_samples_pickle(data):
     import pickle
 
-    view = tc.load(data.nested_zip).sql("SELECT * FROM data WHERE count > 20").filter_bbox(-180, -90, 180, 90)
+    view = tc.load(data.nested_zip).sql("SELECT * FROM data WHERE count > 20").sql("SELECT * FROM data ORDER BY id DESC")
     copy = pickle.loads(pickle.dumps(view))
-    assert copy.data.column("id").to_pylist() == ["tile_21", "tile_22", "tile_23"]
+    assert copy.data.column("id").to_pylist() == ["tile_23", "tile_22", "tile_21"]
     s = tc.Sample("t", tc.Tortilla([tc.Sample("image.tif", data.image(0), band_count=4),
-                                    tc.Sample("note", data=b"abc")]), label="x")
+                                    tc.Sample("note", data=b"abc")], pad_to=3, strict_schema=False), label="x")
     s2 = pickle.loads(pickle.dumps(s))
     assert s2.id == "t" and s2.fields == {"label": "x"}
     kids = s2.children.samples
-    assert [k.id for k in kids] == ["image.tif", "note"] and kids[0].fields == {"band_count": 4}
+    assert [k.id for k in kids] == ["image.tif", "note", "__TACOPAD__0"]
+    assert kids[0].fields == {"band_count": 4} and kids[1].fields == {"band_count": None}
     assert kids[1].size_bytes == 3 and kids[0].path == str(data.image(0))
+    assert pickle.loads(pickle.dumps(s.children)).schema() == s.children.schema()
