@@ -92,6 +92,14 @@ def test_band_and_window_reads(data):
     np.testing.assert_array_equal(one["image.tif"].numpy(), gdal_read(data.image(1))[3:4, :, 30:32].astype(np.float32))
 
 
+def test_a_batch_at_once_equals_one_by_one(data):
+    ds = TacoDataset(data.nested_zip, files=["image.tif", "mask.tif"])
+    batch = ds.__getitems__([5, 0, -1, 5])
+    assert [s["metadata"]["id"] for s in batch] == [data.ids[5], data.ids[0], data.ids[-1], data.ids[5]]
+    for s, i in zip(batch, [5, 0, N_TILES - 1, 5]):
+        assert torch.equal(s["image.tif"], ds[i]["image.tif"]) and torch.equal(s["mask.tif"], ds[i]["mask.tif"])
+
+
 def test_transform_is_applied(data):
     ds = TacoDataset(data.nested_zip, files=["mask.tif"], transform=lambda s: s["mask.tif"].sum().item())
     assert ds[2] == int(gdal_read(data.mask(2)).sum())
