@@ -323,35 +323,52 @@ def test_read_ahead_keeps_its_memory_budget(data):
     assert q.held_bytes == 0
     q.close()
     unbounded = decoder.read_ahead(rows, 2, 1 << 30, 64)
-    time.sleep(0.5)
+    deadline = time.time() + 30
+    while unbounded.held_bytes <= budget + 2 * per_sample and time.time() < deadline:
+        time.sleep(0.01)
     assert unbounded.held_bytes > budget + 2 * per_sample  # without a budget they run further
     unbounded.close()
 
 
 def test_gil_is_released_while_decoding(data):
+    """With a switch interval of minutes, a thread only runs while the main thread gives the
+    GIL away by itself: a busy Python loop lets it tick 0 times, the C++ decoding many."""
+    import sys
     import threading
+    import time
 
     ds = TacoDataset(data.nested_zip, files=["image.tif", "mask.tif"], as_tensor=False)
+    decoder = _native.make_decoder(ds.source.plan(), ds.source._selections, True)
     ticks = [0]
     stop = threading.Event()
 
     def count():
         while not stop.is_set():
             ticks[0] += 1
+            time.sleep(0)  # gives the GIL back at once when the main thread wants it
 
+    old = sys.getswitchinterval()
     t = threading.Thread(target=count)
     t.start()
+    time.sleep(0.05)
     try:
-        decoder = _native.make_decoder(ds.source.plan(), ds.source._selections, True)
+        sys.setswitchinterval(300)
+        before = ticks[0]
+        end = time.perf_counter() + 0.05
+        while time.perf_counter() < end:  # the GIL held by Python code
+            pass
+        held = ticks[0] - before
         before = ticks[0]
         for _ in range(3):
             for i in range(N_TILES):
                 decoder.decode(i)
-        during = ticks[0] - before
+        released = ticks[0] - before
     finally:
+        sys.setswitchinterval(old)
         stop.set()
         t.join()
-    assert during > 1000  # the Python thread kept running while C++ decoded
+    assert held <= 3  # at most the wake-ups already under way when the interval changed
+    assert released > 10 * (held + 1)
 
 
 # ---- upstream offsets: the ZIP's own headers win ----------------------------------------------
