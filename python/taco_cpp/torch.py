@@ -401,15 +401,17 @@ def collate_samples(batch: Sequence[dict]) -> dict:
 
 
 def _batch_len(batch: Any, batch_size: int | None) -> int:
+    if batch_size is None:  # no automatic batching: one sample per item
+        return 1
     if isinstance(batch, Mapping):
         meta = batch.get(METADATA_KEY)
         if isinstance(meta, Mapping) and meta:
             first = next(iter(meta.values()))
             return len(first)
         for v in batch.values():
-            if isinstance(v, (torch.Tensor, np.ndarray, list)) and batch_size is not None:
+            if isinstance(v, (torch.Tensor, np.ndarray, list)):
                 return len(v)
-    return 1 if batch_size is None else batch_size
+    return batch_size
 
 
 class TacoDataLoader(_data.DataLoader):
@@ -420,7 +422,9 @@ class TacoDataLoader(_data.DataLoader):
     """
 
     def __init__(self, dataset, *args, **kwargs):
-        kwargs.setdefault("collate_fn", collate_samples)
+        batch_size = args[0] if args else kwargs.get("batch_size", 1)
+        if batch_size is not None:  # without batching, collate_fn sees single samples
+            kwargs.setdefault("collate_fn", collate_samples)
         super().__init__(dataset, *args, **kwargs)
         self._delivered = 0
 

@@ -252,6 +252,18 @@ def test_resume_with_workers_through_the_loader_count(data):
     assert head + rest == full
 
 
+def test_resume_counts_single_samples_without_batching(data):
+    ds = TacoIterableDataset(data.nested_zip, files=["mask.tif"], seed=3)
+    loader = TacoDataLoader(ds, batch_size=None)
+    it = iter(loader)
+    head = [next(it)["metadata"]["id"] for _ in range(5)]
+    state = loader.state_dict()
+    assert state["samples_seen"] == 5
+    ds2 = TacoIterableDataset(data.nested_zip, files=["mask.tif"], seed=3)
+    ds2.load_state_dict(state)
+    assert head + [s["metadata"]["id"] for s in ds2] == [data.ids[i] for i in epoch_order(N_TILES, 3, 0)]
+
+
 def test_persistent_workers_follow_set_epoch(data):
     ds = TacoIterableDataset(data.nested_zip, files=["mask.tif"], seed=1, batch_size=2)
     loader = TacoDataLoader(ds, batch_size=2, num_workers=2, persistent_workers=True, pin_memory=True,
