@@ -107,6 +107,24 @@ Status NeedJoinColumns(const Dataset& ds, const StatsQuery& q, int level, const 
   return Status::OK();
 }
 
+// The view as a relation with `internal:current_id`: the view itself, or, when a query
+// dropped it (`SELECT * FROM data`), the view joined with the stored level0 on id (ids are
+// unique at level 0 of one dataset; not done for concat/TACOCAT, whose ids repeat per source).
+Result<std::string> ViewWithIds(Dataset& ds) {
+  TACO_ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnsOf(ds, ds.view_name()));
+  if (Contains(columns, "internal:current_id") || !Contains(columns, "id")) return ds.view_name();
+  TACO_ASSIGN_OR_RETURN(std::vector<std::string> stored, ColumnsOf(ds, "level0"));
+  if (!Contains(stored, "internal:current_id") || !Contains(stored, "id")) return ds.view_name();
+  for (const char* source : kSourceColumns) {
+    if (Contains(stored, source)) return ds.view_name();
+  }
+  std::string keep;  // the stored columns the view dropped that the joins use
+  for (const char* name : {"internal:current_id", "internal:source_path", "internal:source_file"}) {
+    if (Contains(stored, name) && !Contains(columns, name)) keep += ", s." + QuoteIdentifier(name);
+  }
+  return "(SELECT v.*" + keep + " FROM " + ds.view_name() + " v JOIN level0 s ON v.id = s.id)";
+}
+
 struct Plan {
   std::string sql;        // SELECT stats, shape, path, type
   bool has_stats = false;
@@ -140,7 +158,10 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
     plan.sql = select + " FROM " + relation + " t";
     return plan;
   }
-  const std::string parent = RelationOf(ds, q.level - 1);
+  std::string parent = RelationOf(ds, q.level - 1);
+  if (q.level == 1) {
+    TACO_ASSIGN_OR_RETURN(parent, ViewWithIds(ds));
+  }
   TACO_ASSIGN_OR_RETURN(std::vector<std::string> parent_columns, ColumnsOf(ds, parent));
   if (q.id) {
     TACO_RETURN_IF_ERROR(NeedJoinColumns(ds, q, q.level - 1, parent_columns, {"id", "internal:current_id"}));
@@ -160,8 +181,9 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
     return plan;
   }
   // `file` under every row of the view: join the view down level by level.
-  std::string from = ds.view_name() + " p0";
-  TACO_ASSIGN_OR_RETURN(std::vector<std::string> upper, ColumnsOf(ds, ds.view_name()));
+  TACO_ASSIGN_OR_RETURN(const std::string view, ViewWithIds(ds));
+  std::string from = view + " p0";
+  TACO_ASSIGN_OR_RETURN(std::vector<std::string> upper, ColumnsOf(ds, view));
   for (int level = 1; level <= q.level; ++level) {
     TACO_RETURN_IF_ERROR(NeedJoinColumns(ds, q, level - 1, upper, {"internal:current_id"}));
     std::vector<std::string> lower;
