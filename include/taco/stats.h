@@ -33,9 +33,11 @@
 //    upper step bounds, which gives an interval [low, high] that provably holds the true
 //    pooled rank percentile (given the writer's rule above and the pixel counts n_i; float32
 //    rounding is absorbed by widening each knot by 4 ulps of the sample's range). The value
-//    returned is the p-crossing of the n-weighted mean of the per-sample piecewise-linear
-//    CDFs through the knots, clamped to [low, high]. A sample whose knots are not ordered is
-//    taken as unknown between its min and max.
+//    returned is where the n-weighted mean of per-sample model CDFs crosses the level,
+//    clamped to [low, high]; the model is linear between the knots p25..p95 and, in the tails
+//    (min..p25, p95..max), exponential with the density of the neighbouring segment (linear
+//    tails would spread the last 5% evenly up to a far max). A sample whose knots are not
+//    ordered is taken as unknown between its min and max (linear model).
 //  * kExact: reads every selected sample's raster through GDAL (its `internal:gdal_vsi`
 //    path; only FILE rows, and only rows with non-null stats when a stats column exists),
 //    the requested bands, skipping NaN and NoData pixels like the writer. mean/std

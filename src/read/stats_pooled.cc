@@ -72,6 +72,25 @@ double LinearCdf(const Knots& k, double x) {
   return 1;
 }
 
+// The estimate's model of one sample's CDF: linear between p25 and p95; in the tails
+// (min..p25, p95..max) exponential with the density of the neighbouring segment, so that a
+// long tail to a far min/max keeps its 25% / 5% close to the quartile as real data does
+// (linear tails put them far out), with the rest of the tail's mass at min / max.
+double ModelCdf(const Knots& k, double x) {
+  if (!k.ordered || x < k.x[1] || x >= k.x[4]) {
+    if (!k.ordered) return LinearCdf(k, x);
+    if (x < k.x[0]) return 0;
+    if (x >= k.x[5]) return 1;
+    if (x < k.x[1]) {
+      const double scale = k.x[2] - k.x[1];  // .25 / density at p25
+      return scale > 0 ? 0.25 * std::exp(-(k.x[1] - x) / scale) : 0.0;
+    }
+    const double scale = (k.x[4] - k.x[3]) / 4;  // .05 / density at p95
+    return scale > 0 ? 1 - 0.05 * std::exp(-(x - k.x[4]) / scale) : 1.0;
+  }
+  return LinearCdf(k, x);
+}
+
 struct Event {
   double x;
   double mass;
@@ -122,7 +141,7 @@ std::array<double, 3> PooledPercentile(const std::vector<Knots>& knots, const st
   const double high = std::max(low, FirstReaching(lower, target * (1 + 1e-12), highest));
   auto pooled = [&](double x) {
     double sum = 0;
-    for (size_t i = 0; i < knots.size(); ++i) sum += n[i] * LinearCdf(knots[i], x);
+    for (size_t i = 0; i < knots.size(); ++i) sum += n[i] * ModelCdf(knots[i], x);
     return sum / total;
   };
   double a = low, b = high;
