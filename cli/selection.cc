@@ -5,13 +5,13 @@
 
 namespace taco::cli {
 
-void AddSelectionOptions(CLI::App* cmd, Selection* s) {
+void AddSelectionOptions(CLI::App* cmd, Selection* s, const std::string& level_option) {
   cmd->add_option("--sql", s->sql, "SQL over data/data_raw, applied first");
   cmd->add_option("--bbox", s->bbox, "minx,miny,maxx,maxy: geometry meets the box (closed)");
   cmd->add_option("--datetime", s->datetime,
                   "A/B, A, ../B or A/.. (STAC syntax; ends YYYY, YYYY-MM, YYYY-MM-DD = whole period UTC, or "
                   "YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM] = instant, naive = UTC; inclusive; times of day count)");
-  cmd->add_option("--level", s->level, "Level the bbox/datetime filters test (cascades to level 0)");
+  cmd->add_option(level_option, s->level, "Level the bbox/datetime filters test (cascades to level 0)");
   cmd->add_option("--geometry-col", s->geometry_col, "Geometry column (default: auto)");
   cmd->add_option("--time-col", s->time_col, "Time column (default: auto)");
 }

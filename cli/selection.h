@@ -1,4 +1,4 @@
-// The row selection shared by `taco filter` and `taco export`: --sql, --bbox, --datetime,
+// The row selection shared by `taco filter`, `taco export` and `taco stats`: --sql, --bbox, --datetime,
 // --level, --geometry-col, --time-col, applied in that order to a dataset view.
 #ifndef TACO_CLI_SELECTION_H_
 #define TACO_CLI_SELECTION_H_
@@ -26,7 +26,9 @@ struct Selection {
 
 using Box = std::array<double, 4>;
 
-void AddSelectionOptions(CLI::App* cmd, Selection* selection);
+// `level_option`: the name of the option for Selection::level (`taco stats` has its own
+// --level, the level it aggregates, and names this one --filter-level).
+void AddSelectionOptions(CLI::App* cmd, Selection* selection, const std::string& level_option = "--level");
 
 // "minx,miny,maxx,maxy" → the box; "" → nullopt. InvalidArgument naming --bbox otherwise.
 Result<std::optional<Box>> ParseBbox(const std::string& text);

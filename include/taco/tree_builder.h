@@ -55,7 +55,9 @@ struct DirectoryOptions {
   std::string order_file;                   // optional
   std::vector<std::string> metadata_files;  // CSV (.csv), JSON Lines (.jsonl/.ndjson/.json), Parquet
   std::vector<std::string> extensions;      // names for the extension registry, plus "majortom"
-  ext::ExtensionSettings extension_settings;  // e.g. the classes of stats-categorical
+  // e.g. the classes of stats-categorical, also stored as COLLECTION.json
+  // `geotiff:class_values` (unless the collection has that key) for readers to name them.
+  ext::ExtensionSettings extension_settings;
   std::optional<size_t> pad_to;
   // Strict: identical extension schemas per level, and metadata columns whose values mix
   // types (1 and "a", [1] and 1, a timestamp column with "yesterday") are refused, naming

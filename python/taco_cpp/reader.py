@@ -285,11 +285,18 @@ class TacoDataset:
 
     def stats_mean(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
-        """Weighted mean per band over the current view. ``level > 0``: the samples of that
-        level under the view's rows, narrowed by ``id`` (children of that sample) and/or
-        ``file`` (that child file of each row, e.g. ``level=1, file="image.tif"``).
-        ``method``: "pooled", "exact" (reads the rasters) or "upstream" (tacoreader's
-        arithmetic); None = the library's default. The same arguments for every stats_*."""
+        """Mean per band over the current view. ``level > 0``: the samples of that level
+        under the view's rows, narrowed by ``id`` (children of that sample) and/or ``file``
+        (that child file of each row, e.g. ``level=1, file="image.tif"``).
+        ``method`` (the same arguments for every stats_*; include/taco/stats.h has the rules):
+
+        * "pooled" (default, None): from the stored per-sample ``geotiff:stats``; mean, std
+          (population), min and max exact, each sample weighted by its valid pixels;
+          percentiles are estimates inside proven bounds (``taco stats --json`` prints them).
+        * "exact": reads every selected raster (NaN/NoData skipped); pK = the smallest pixel
+          value v with #(pixels <= v) >= K% of the valid pixels.
+        * "upstream": tacoreader's arithmetic (percentiles = averages of the per-sample ones).
+        """
         return self._stats("mean", band, level, id, file, method)
 
     def stats_std(self, band, level: int = 0, id: str | None = None, file: str | None = None,
@@ -324,7 +331,8 @@ class TacoDataset:
 
     def stats_categorical(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                           method: str | None = None):
-        """Weighted class probabilities: one array per band (a 2-D array for a band list)."""
+        """Class probabilities: one array per band (a 2-D array for a band list), weighted
+        by H*W ("pooled"/"upstream") or counted over the pixels ("exact")."""
         bands, scalar = _bands(band)
         np = _np()
         values = self._ds.stats_categorical(bands, int(level), id, file, method or "")

@@ -285,7 +285,13 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
         "extension 'majortom' needs a stac:centroid or istac:centroid column (add the stac or istac extension "
         "before it)");
   }
-  Result<Taco> taco = Taco::Make(std::move(tortilla), options.collection);
+  nlohmann::ordered_json collection = options.collection;
+  // The classes of stats-categorical, so that readers can name the probabilities (taco/stats.h).
+  if (seen_ext.count("stats-categorical") && !options.extension_settings.categorical_classes.empty() &&
+      collection.is_object() && !collection.contains("geotiff:class_values")) {
+    collection["geotiff:class_values"] = options.extension_settings.categorical_classes;
+  }
+  Result<Taco> taco = Taco::Make(std::move(tortilla), collection);
   if (!taco.ok()) return taco.status().WithPrefix(root.path);
   if (options.warning) {
     for (const std::string& w : warnings) options.warning(w);

@@ -183,12 +183,15 @@ def test_nested_filters_cascade():
 def test_stats_flat_values(flat, cli_json):
     mean = flat.stats_mean(band=0)
     assert isinstance(mean, np.float32)
-    assert mean == pytest.approx(138.96, rel=1e-4)
-    means = flat.stats_mean([0, 1, 2])
+    # the default ("pooled") weighs each sample by its valid pixels, H*W*valid%/100
+    stats = flat.data_raw.column("geotiff:stats").to_pylist()
+    valid = [row[0][4] for row in stats]
+    expected = sum(v * row[0][2] for v, row in zip(valid, stats)) / sum(valid)
+    assert mean == pytest.approx(expected, rel=1e-5)
+    means = flat.stats_mean([0, 1, 2], method="upstream")
     assert means.dtype == np.float32 and means.shape == (3,)
-    assert means[1] == pytest.approx(122.52, rel=1e-4)
-    assert means[2] == pytest.approx(103.70, rel=1e-4)
-    assert flat.stats_std([0, 1, 2]) == pytest.approx([47.3137, 41.1139, 45.4435], rel=1e-4)
+    assert means.tolist() == pytest.approx([138.96, 122.52, 103.70], rel=1e-4)
+    assert flat.stats_std([0, 1, 2], method="upstream") == pytest.approx([47.3137, 41.1139, 45.4435], rel=1e-4)
     assert flat.stats_min(0) == 0 and flat.stats_max(0) == 255
     p = [flat.stats_p25(0), flat.stats_p50(0), flat.stats_p75(0), flat.stats_p95(0)]
     assert p == sorted(p)
@@ -230,12 +233,37 @@ def test_stats_errors(flat):
 
 def test_stats_nested_levels():
     ds = taco_cpp.load(NESTED_FOLDER)
-    assert ds.stats_mean(0, level=1, id="americas") == pytest.approx(81.5167, rel=1e-4)
+    assert ds.stats_mean(0, level=1, id="americas", method="upstream") == pytest.approx(81.5167, rel=1e-4)
+    # pooled: weighted by valid% (the fixture has no tensor shapes: equal sizes assumed)
+    pooled = (98.1 * 98.5 + 96.3 * 0.25 + 97.5 * 145.8) / (98.1 + 96.3 + 97.5)
+    assert ds.stats_mean(0, level=1, id="americas") == pytest.approx(pooled, rel=1e-5)
     cat = ds.stats_categorical(0, level=1, id="europe")
     assert cat.dtype == np.float32
     assert cat == pytest.approx([0.4, 0.3333, 0.2667], rel=1e-3)
     both = ds.stats_categorical([0], level=1, id="europe")
     assert both.shape[0] == 1
+
+
+def test_stats_exact_reads_the_pixels_and_lies_in_the_pooled_bounds(raster_tree, tmp_path, cli_json):
+    out = tmp_path / "stats.tacozip"
+    taco = taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json", ext=["stac", "stats"])
+    taco_cpp.create(taco, out)
+    ds = taco_cpp.load(out)
+    kw = dict(level=1, file="image.tif")
+    # image.tif of tile i: 10i + band + (x+y) % 5, 16x16 pixels, tiles 0..3
+    values = sorted(10 * i + (x + y) % 5 for i in range(4) for x in range(16) for y in range(16))
+    for name, level in (("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p95", 0.95)):
+        truth = values[int(np.ceil(level * len(values))) - 1]
+        assert getattr(ds, "stats_" + name)(0, method="exact", **kw) == truth
+    assert ds.stats_std(0, method="exact", **kw) == pytest.approx(float(np.std(values)), rel=1e-6)
+    assert ds.stats_std(0, **kw) == pytest.approx(float(np.std(values)), rel=1e-5)  # pooled: exact too
+    cli = cli_json("stats", out, "--band", "0", "--level", "1", "--file", "image.tif", "--json")
+    assert cli["method"] == "pooled" and cli["approximate"] == ["p25", "p50", "p75", "p95"]
+    for name in ("p25", "p50", "p75", "p95"):
+        low, high = cli["bounds"][name]
+        exact = getattr(ds, "stats_" + name)(0, method="exact", **kw)
+        assert low <= exact <= high, name
+        assert getattr(ds, "stats_" + name)(0, **kw) == pytest.approx(cli[name], rel=1e-6)
 
 
 def test_concat_two_parts(tmp_path):

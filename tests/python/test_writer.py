@@ -96,13 +96,15 @@ def test_written_in_python_read_by_cli(raster_tree, tmp_path, taco_cli):
     # the level-1 stats can be aggregated by the reader
     ds = taco_cpp.load(out)
     assert ds.stats_mean(0, level=1, id="tile_0") > 0
-    # statistics of one child file under every level-0 row (C++ per-file statistics)
-    try:
-        per_file = ds.stats_mean([0, 1], level=1, file="image.tif")
-    except taco_cpp.NotSupportedError as e:
-        assert "file='image.tif'" in str(e)
-    else:
-        assert per_file.shape == (2,) and per_file[1] > per_file[0]
+    # statistics of one child file under every level-0 row: image.tif of tile i holds
+    # 10i + band + (x+y) % 5 on 16x16 pixels, so the mean over the 4 tiles is 15 + band + m5
+    per_file = ds.stats_mean([0, 1], level=1, file="image.tif")
+    assert per_file.shape == (2,) and per_file[1] > per_file[0]
+    m5 = sum((x + y) % 5 for x in range(16) for y in range(16)) / 256
+    assert per_file.tolist() == pytest.approx([15 + m5, 16 + m5], rel=1e-6)
+    exact = ds.stats_mean([0, 1], level=1, file="image.tif", method="exact")
+    assert exact.tolist() == pytest.approx(per_file.tolist(), rel=1e-6)
+    assert ds.stats_max(0, level=1, file="image.tif", method="exact") == 30 + 4
 
 
 def test_written_by_cli_read_in_python(raster_tree, tmp_path, taco_cli):

@@ -92,7 +92,7 @@ TEST(Concat, FlatZipWithACopy) {
   auto filtered = ds.FilterBbox(-0.5, 39.3, -0.2, 39.6);
   ASSERT_TRUE(filtered.ok()) << filtered.status().ToString();
   EXPECT_EQ((*filtered)->RowCount().value_or(-1), 2);
-  auto mean = ComputeStats(ds, StatsMeasure::kMean, StatsQuery{{0}, 0, std::nullopt});
+  auto mean = ComputeStats(ds, StatsMeasure::kMean, StatsQuery{{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(mean.ok()) << mean.status().ToString();
   EXPECT_NEAR((*mean)[0], 138.96, 138.96 * 1e-4);
 }
@@ -146,7 +146,7 @@ TEST(Concat, NestedZipWithACopyNavigatesPerSource) {
   EXPECT_EQ(*bytes, "data_americas_0");
 
   // Level-1 stats join per source: the same values as one dataset.
-  auto mean = ComputeStats(ds, StatsMeasure::kMean, StatsQuery{{0}, 1, "americas"});
+  auto mean = ComputeStats(ds, StatsMeasure::kMean, StatsQuery{{0}, 1, "americas", std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(mean.ok()) << mean.status().ToString();
   EXPECT_NEAR((*mean)[0], (98.5 + 0.25 + 145.8) / 3, 1e-3);
 }

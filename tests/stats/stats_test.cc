@@ -20,7 +20,7 @@ std::unique_ptr<Dataset> Load(const std::string& relative) {
 }
 
 float One(Dataset& ds, StatsMeasure m, int band, int level = 0, std::optional<std::string> id = std::nullopt) {
-  StatsQuery q{{band}, level, std::move(id)};
+  StatsQuery q{{band}, level, std::move(id), std::nullopt, StatsMethod::kUpstream};
   auto r = ComputeStats(ds, m, q);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() && r->size() == 1 ? (*r)[0] : std::nanf("");
@@ -73,11 +73,11 @@ TEST(Stats, FlatFolderMatchesZipAndOrdering) {
 TEST(Stats, SeveralBandsGiveOneValueEach) {
   auto ds = Load("/zip/flat/flat.tacozip");
   ASSERT_NE(ds, nullptr);
-  auto r = ComputeStats(*ds, StatsMeasure::kMean, StatsQuery{{0, 1, 2}, 0, std::nullopt});
+  auto r = ComputeStats(*ds, StatsMeasure::kMean, StatsQuery{{0, 1, 2}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 3u);
   for (int b = 0; b < 3; ++b) EXPECT_EQ((*r)[static_cast<size_t>(b)], One(*ds, StatsMeasure::kMean, b));
-  auto reordered = ComputeStats(*ds, StatsMeasure::kMean, StatsQuery{{2, 0}, 0, std::nullopt});
+  auto reordered = ComputeStats(*ds, StatsMeasure::kMean, StatsQuery{{2, 0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(reordered.ok());
   EXPECT_EQ((*reordered)[0], (*r)[2]);
   EXPECT_EQ((*reordered)[1], (*r)[0]);
@@ -86,7 +86,7 @@ TEST(Stats, SeveralBandsGiveOneValueEach) {
 TEST(Stats, SummaryAgreesWithSingleMeasures) {
   auto ds = Load("/zip/flat/flat.tacozip");
   ASSERT_NE(ds, nullptr);
-  auto s = SummarizeStats(*ds, StatsQuery{{0, 2}, 0, std::nullopt});
+  auto s = SummarizeStats(*ds, StatsQuery{{0, 2}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_FALSE(s->categorical);
   ASSERT_EQ(s->measures.size(), 8u);
@@ -106,20 +106,20 @@ TEST(Stats, Errors) {
   ASSERT_NE(flat, nullptr);
   ASSERT_NE(nested, nullptr);
   ASSERT_NE(nested_zip, nullptr);
-  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{99}, 0, std::nullopt}).find("out of range"), std::string::npos);
-  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{0, 1, 99}, 0, std::nullopt}).find("Band 99 out of range"),
+  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("out of range"), std::string::npos);
+  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{0, 1, 99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("Band 99 out of range"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{-1}, 0, std::nullopt}).find("out of range"), std::string::npos);
-  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{0}, 99, std::nullopt}).find("Level 99 does not exist"),
+  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{-1}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("out of range"), std::string::npos);
+  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{0}, 99, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("Level 99 does not exist"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(*nested_zip, StatsMeasure::kMean, {{0}, 0, std::nullopt}).find("does not contain statistics"),
+  EXPECT_NE(ErrorOf(*nested_zip, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("does not contain statistics"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(*nested, StatsMeasure::kMean, {{0}, 1, std::nullopt}).find("id is required for level > 0"),
+  EXPECT_NE(ErrorOf(*nested, StatsMeasure::kMean, {{0}, 1, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("id is required for level > 0"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(*nested, StatsMeasure::kMean, {{0}, 1, "nowhere"}).find("no sample with id 'nowhere'"),
+  EXPECT_NE(ErrorOf(*nested, StatsMeasure::kMean, {{0}, 1, "nowhere", std::nullopt, StatsMethod::kUpstream}).find("no sample with id 'nowhere'"),
             std::string::npos);
   // Every message names the dataset.
-  EXPECT_EQ(ErrorOf(*flat, StatsMeasure::kMean, {{99}, 0, std::nullopt}).rfind(flat->path(), 0), 0u);
+  EXPECT_EQ(ErrorOf(*flat, StatsMeasure::kMean, {{99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).rfind(flat->path(), 0), 0u);
 }
 
 TEST(Stats, NestedLevelOneById) {
@@ -128,14 +128,14 @@ TEST(Stats, NestedLevelOneById) {
     auto ds = Load(path);
     ASSERT_NE(ds, nullptr);
     ExpectRel(One(*ds, StatsMeasure::kMean, 0, 1, "americas"), (98.5 + 0.25 + 145.8) / 3);
-    auto europe = ComputeCategoricalStats(*ds, StatsQuery{{0}, 1, "europe"});
+    auto europe = ComputeCategoricalStats(*ds, StatsQuery{{0}, 1, "europe", std::nullopt, StatsMethod::kUpstream});
     ASSERT_TRUE(europe.ok()) << europe.status().ToString();
     ASSERT_EQ(europe->size(), 1u);
     ASSERT_EQ((*europe)[0].size(), 3u);
     ExpectRel((*europe)[0][0], 0.4);
     ExpectRel((*europe)[0][1], 0.3333333);
     ExpectRel((*europe)[0][2], 0.2666667);
-    auto summary = SummarizeStats(*ds, StatsQuery{{0, 1}, 1, "europe"});
+    auto summary = SummarizeStats(*ds, StatsQuery{{0, 1}, 1, "europe", std::nullopt, StatsMethod::kUpstream});
     ASSERT_TRUE(summary.ok());
     EXPECT_TRUE(summary->categorical);
     EXPECT_EQ(summary->categorical_probabilities[0], (*europe)[0]);
@@ -145,14 +145,14 @@ TEST(Stats, NestedLevelOneById) {
 TEST(Stats, RaggedAndKindMismatchAreErrors) {
   auto ds = Load("/folder/nested");
   ASSERT_NE(ds, nullptr);
-  EXPECT_NE(ErrorOf(*ds, StatsMeasure::kMean, {{0}, 1, "asia"}).find("ragged"), std::string::npos);
-  auto asia = ComputeCategoricalStats(*ds, StatsQuery{{0}, 1, "asia"});
+  EXPECT_NE(ErrorOf(*ds, StatsMeasure::kMean, {{0}, 1, "asia", std::nullopt, StatsMethod::kUpstream}).find("ragged"), std::string::npos);
+  auto asia = ComputeCategoricalStats(*ds, StatsQuery{{0}, 1, "asia", std::nullopt, StatsMethod::kUpstream});
   ASSERT_FALSE(asia.ok());
   EXPECT_NE(asia.status().message().find("ragged"), std::string::npos);
-  EXPECT_NE(ErrorOf(*ds, StatsMeasure::kMean, {{0}, 1, "europe"}).find("categorical"), std::string::npos);
+  EXPECT_NE(ErrorOf(*ds, StatsMeasure::kMean, {{0}, 1, "europe", std::nullopt, StatsMethod::kUpstream}).find("categorical"), std::string::npos);
   auto flat = Load("/zip/flat/flat.tacozip");
   ASSERT_NE(flat, nullptr);
-  auto categorical = ComputeCategoricalStats(*flat, StatsQuery{{0}, 0, std::nullopt});
+  auto categorical = ComputeCategoricalStats(*flat, StatsQuery{{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_FALSE(categorical.ok());
   EXPECT_NE(categorical.status().message().find("continuous"), std::string::npos);
 }
@@ -179,11 +179,11 @@ TEST(Stats, FollowTheCurrentView) {
   EXPECT_NE(One(**two, StatsMeasure::kMean, 0), One(*ds, StatsMeasure::kMean, 0));
   auto projected = ds->Sql("SELECT id FROM data");
   ASSERT_TRUE(projected.ok());
-  EXPECT_NE(ErrorOf(**projected, StatsMeasure::kMean, {{0}, 0, std::nullopt}).find("does not contain statistics"),
+  EXPECT_NE(ErrorOf(**projected, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("does not contain statistics"),
             std::string::npos);
   auto none = ds->Sql("SELECT * FROM data_raw WHERE cloud_cover > 1000");
   ASSERT_TRUE(none.ok());
-  EXPECT_NE(ErrorOf(**none, StatsMeasure::kMean, {{0}, 0, std::nullopt}).find("no rows"), std::string::npos);
+  EXPECT_NE(ErrorOf(**none, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("no rows"), std::string::npos);
 }
 
 TEST(Stats, LevelOneParentsComeFromTheCurrentView) {
@@ -191,10 +191,10 @@ TEST(Stats, LevelOneParentsComeFromTheCurrentView) {
   ASSERT_NE(ds, nullptr);
   auto europe_only = ds->Sql("SELECT * FROM data_raw WHERE id = 'europe'");
   ASSERT_TRUE(europe_only.ok());
-  auto r = ComputeStats(**europe_only, StatsMeasure::kMean, StatsQuery{{0}, 1, "americas"});
+  auto r = ComputeStats(**europe_only, StatsMeasure::kMean, StatsQuery{{0}, 1, "americas", std::nullopt, StatsMethod::kUpstream});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("no sample with id 'americas'"), std::string::npos);
-  auto europe = ComputeCategoricalStats(**europe_only, StatsQuery{{0}, 1, "europe"});
+  auto europe = ComputeCategoricalStats(**europe_only, StatsQuery{{0}, 1, "europe", std::nullopt, StatsMethod::kUpstream});
   EXPECT_TRUE(europe.ok()) << europe.status().ToString();
 }
 
