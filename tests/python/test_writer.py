@@ -286,3 +286,38 @@ def test_stac_on_a_folder_sample_comes_from_its_children(raster_tree):
     assert f["stac:crs"] is None and f["stac:centroid"] is not None
     g = Sample("tile_1", children).extend(taco_cpp.Istac()).fields
     assert g["istac:crs"] == "EPSG:4326" and g["istac:geometry"] is not None
+
+def test_load_tacollection_routes_by_bbox_and_datetime(raster_tree, tmp_path, taco_cli):
+    """load("TACOLLECTION.json", bbox=, datetime=) opens only the parts whose taco:sources
+    extents meet them (ds.parts_skipped counts the others) and returns the rows the same
+    filters give on the concat of all parts; the CLI's filter agrees."""
+    meta = tmp_path / "meta.csv"
+    meta.write_text("path,part,acquired\n" + "".join(
+        f"tile_{i},p{min(i, 2)},2023-0{i + 1}-15T10:00:00\n" for i in range(4)))
+    taco = taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json", metadata=[meta],
+                                   ext=["stac"], time_column="acquired")
+    parts = taco_cpp.create(taco, tmp_path / "parts" / "ds.tacozip", group_by="part", consolidate=False)
+    assert len(parts) == 3
+    index = taco_cpp.tacollection(parts, tmp_path / "parts" / "TACOLLECTION.json")
+
+    whole = taco_cpp.load(index)
+    assert whole.parts_skipped is None
+    assert sorted(whole.data.column("id").to_pylist()) == ["tile_0", "tile_1", "tile_2", "tile_3"]
+
+    paris = (2.0, 48.0, 3.0, 49.0)
+    ds = taco_cpp.load(index, bbox=paris)
+    assert ds.parts_skipped == 2
+    assert ds.data.column("id").to_pylist() == ["tile_1"]
+    assert taco_cpp.load(parts).filter_bbox(*paris).data.column("id").to_pylist() == ["tile_1"]
+
+    ds = taco_cpp.load(index, datetime="2023-03-01/2023-04-30")
+    assert ds.parts_skipped == 2  # only p2 (March and April) is opened
+    assert sorted(ds.data.column("id").to_pylist()) == ["tile_2", "tile_3"]
+
+    ds = taco_cpp.load(index, bbox=(100, -10, 110, 0))
+    assert ds.parts_skipped == 3 and len(ds) == 0
+
+    r = taco_cli("-v", "filter", index, "--bbox", ",".join(map(str, paris)), "--json")
+    assert r.returncode == 0, r.stderr
+    assert [row["id"] for row in json.loads(r.stdout)] == ["tile_1"]
+    assert "2 of 3 parts skipped" in r.stderr
