@@ -57,13 +57,18 @@ std::optional<std::vector<double>> NumbersOf(const Value* v) {
   return out;
 }
 
-// Reprojection to EPSG:4326 lon/lat, one transformation per CRS text.
+// Reprojection to EPSG:4326 lon/lat, one transformation per CRS text, kept per thread across
+// calls (making one costs far more than transforming a footprint; at most kMaxCached CRSs).
 class ToWgs84 {
  public:
+  static constexpr size_t kMaxCached = 64;
+
   Result<std::vector<std::pair<double, double>>> Transform(const std::string& crs,
                                                            std::vector<std::pair<double, double>> points) {
+    thread_local std::map<std::string, std::unique_ptr<OGRCoordinateTransformation>> transforms_;
     auto it = transforms_.find(crs);
     if (it == transforms_.end()) {
+      if (transforms_.size() >= kMaxCached) transforms_.clear();
       internal::EnsureGdalRegistered();
       internal::QuietGdalErrors quiet;
       OGRSpatialReference source;
@@ -101,9 +106,6 @@ class ToWgs84 {
     }
     return out;
   }
-
- private:
-  std::map<std::string, std::unique_ptr<OGRCoordinateTransformation>> transforms_;
 };
 
 // The ring of a box, densified.
