@@ -25,6 +25,7 @@ struct CreateArgs {
   std::string order;
   std::vector<std::string> metadata;
   std::vector<std::string> extensions;
+  std::string time_column;
   std::vector<double> classes;
   size_t pad_to = 0;
   bool non_strict = false;
@@ -91,8 +92,12 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   options.order_file = args.order;
   options.metadata_files = args.metadata;
   options.extensions = args.extensions;
+  options.time_column = args.time_column;
   if (!args.classes.empty()) {
-    if (std::find(args.extensions.begin(), args.extensions.end(), "stats-categorical") == args.extensions.end()) {
+    const bool categorical = std::any_of(args.extensions.begin(), args.extensions.end(), [](const std::string& e) {
+      return e == "stats-categorical" || e.rfind("stats-categorical:", 0) == 0;
+    });
+    if (!categorical) {
       return ReportError(Status::InvalidArgument("--classes: only used by --ext stats-categorical, which is not given"));
     }
     options.extension_settings.categorical_classes = args.classes;
@@ -181,9 +186,17 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
                 "Make it an error when a sample has no --metadata row while other samples of its level have one");
   cmd->add_option("--ext", args->extensions,
                   "Computed extensions, comma-separated: stac, istac, stats, stats-categorical (FILE samples), "
-                  "majortom (after stac/istac)")
+                  "majortom (after stac/istac). NAME:GLOB computes NAME only for the FILEs whose name matches "
+                  "GLOB (a GLOB with '/' matches the path under SRC): --ext stac,stats:image.tif,"
+                  "stats-categorical:mask.tif (both fill geotiff:stats); a GLOB matching no FILE is an error. "
+                  "stac/istac also fill FOLDER samples from the files below them (lon/lat footprint box, its "
+                  "centre, earliest start, latest end)")
       ->delimiter(',')
       ->allow_extra_args(false);
+  cmd->add_option("--time-column", args->time_column,
+                  "The --metadata column (timestamp or ISO-8601 text) that gives a sample's time: it becomes its "
+                  "stac:/istac: time_start, and FOLDERs above get the earliest and latest, so that --datetime "
+                  "filters on level 0 and the collection's temporal extent work (needs --ext stac or istac)");
   cmd->add_option("--classes", args->classes,
                   "With --ext stats-categorical: the class values, comma-separated (e.g. 0,1,2,3), so that every "
                   "sample reports the same classes in the same order (default: each file's own distinct values)")

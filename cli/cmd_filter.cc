@@ -27,7 +27,7 @@ int RunFilter(const FilterArgs& args) {
   if (!format.ok()) return ReportError(format.status());
   auto box = ParseBbox(args.selection.bbox);
   if (!box.ok()) return ReportError(box.status());
-  auto opened = Dataset::OpenList(args.paths);
+  auto opened = OpenSelected(args.paths, args.selection, *box);
   if (!opened.ok()) return ReportError(opened.status());
   auto view = ApplySelection(**opened, args.selection, *box);
   if (!view.ok()) return ReportError(view.status());
@@ -40,7 +40,8 @@ int RunFilter(const FilterArgs& args) {
 void AddFilterCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<FilterArgs>();
   CLI::App* cmd = app.add_subcommand("filter", "Level-0 samples matching --sql, --bbox and --datetime (chained)");
-  cmd->add_option("path", args->paths, "Dataset path or URL; several are filtered as one dataset (concat)")
+  cmd->add_option("path", args->paths, "Dataset path or URL; several are filtered as one dataset (concat). A TACOLLECTION.json opens its "
+                  "parts as one, only those whose extents meet --bbox/--datetime (-v tells how many were skipped)")
       ->required();
   AddSelectionOptions(cmd, &args->selection);
   AddFormatOptions(cmd, &args->format);

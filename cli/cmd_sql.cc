@@ -1,11 +1,13 @@
 // `taco sql PATH... QUERY [--format table|csv|json] [--json]`: SQL over `data` (level 0
 // without internal columns except internal:gdal_vsi), `data_raw` (all columns) and
 // `level0..levelN`; prints the result rows as they come from the query. Several PATHs are
-// read as one dataset (Dataset::OpenList: concat, common columns, internal:source_path).
+// read as one dataset (Dataset::OpenList: concat, common columns, internal:source_path); a
+// TACOLLECTION.json as its parts, routed by --bbox/--datetime, which also select `data`.
 #include <iostream>
 #include <vector>
 
 #include "cli_common.h"
+#include "selection.h"
 #include "table_output.h"
 #include "taco/dataset.h"
 
@@ -14,6 +16,7 @@ namespace {
 
 struct SqlArgs {
   std::vector<std::string> words;  // PATH... QUERY
+  Selection selection;             // --bbox, --datetime only
   FormatOptions format;
 };
 
@@ -21,9 +24,14 @@ int RunSql(const SqlArgs& args) {
   auto format = args.format.Resolve();
   if (!format.ok()) return ReportError(format.status());
   const std::vector<std::string> paths(args.words.begin(), args.words.end() - 1);
-  auto ds = Dataset::OpenList(paths);
+  auto box = ParseBbox(args.selection.bbox);
+  if (!box.ok()) return ReportError(box.status());
+  auto ds = OpenSelected(paths, args.selection, *box);
   if (!ds.ok()) return ReportError(ds.status());
-  auto view = (*ds)->Sql(args.words.back());
+  // --bbox / --datetime select the rows `data` stands for.
+  auto selected = ApplySelection(**ds, args.selection, *box);
+  if (!selected.ok()) return ReportError(selected.status());
+  auto view = (*selected ? **selected : **ds).Sql(args.words.back());
   if (!view.ok()) return ReportError(view.status());
   auto rows = (*view)->DataRaw();
   if (!rows.ok()) return ReportError(rows.status());
@@ -45,6 +53,12 @@ void AddSqlCommand(CLI::App& app, Context& ctx) {
       ->required()
       ->type_name("PATH... QUERY")
       ->expected(2, -1);
+  cmd->add_option("--bbox", args->selection.bbox,
+                  "minx,miny,maxx,maxy: `data` holds only the level-0 rows whose geometry meets the box (as taco "
+                  "filter); on a TACOLLECTION.json only the parts whose extents meet it are opened");
+  cmd->add_option("--datetime", args->selection.datetime,
+                  "A/B, A, ../B or A/.. (as taco filter): `data` holds only the rows in that time range; on a "
+                  "TACOLLECTION.json only the parts whose extents meet it are opened");
   AddFormatOptions(cmd, &args->format);
   cmd->callback([args, &ctx] { ctx.exit_code = RunSql(*args); });
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -37,6 +38,13 @@ Result<std::optional<Box>> ParseBbox(const std::string& text);
 // selected (the source itself is the answer).
 Result<std::unique_ptr<Dataset>> ApplySelection(const Dataset& source, const Selection& selection,
                                                 const std::optional<Box>& box);
+
+// Dataset::OpenList(paths), except that a single TACOLLECTION.json is routed: only the parts
+// whose taco:sources extents meet `box` and --datetime are opened (RouteTacollection; for the
+// auto-detected geometry/time columns only), and "-v" logs how many parts were skipped. When
+// every part is skipped, the first part is opened so that the (empty) answer has columns.
+Result<std::unique_ptr<Dataset>> OpenSelected(const std::vector<std::string>& paths, const Selection& selection,
+                                              const std::optional<Box>& box);
 
 }  // namespace taco::cli
 

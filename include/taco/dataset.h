@@ -50,6 +50,7 @@
 #ifndef TACO_DATASET_H_
 #define TACO_DATASET_H_
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -78,6 +79,32 @@ std::string_view DatasetFormatName(DatasetFormat format);
 // TACOCAT; a directory with `COLLECTION.json` → FOLDER. Otherwise NotFound/InvalidArgument
 // naming the path and what was looked for.
 Result<DatasetFormat> DetectFormat(const std::string& path);
+
+// ---- TACOLLECTION.json as a dataset (FORMAT §5.3) ------------------------------------------
+// A path (local, /vsi…, or URL) whose last component ends in ".json" (any case) is read as a
+// TACOLLECTION: Dataset::Open opens the containers its `taco:sources.files` lists (resolved
+// against the JSON's directory or URL; absolute paths, '..', '\' and, over http(s), '%', '?',
+// '#' are refused) as one dataset (OpenList: concat, internal:source_path per part).
+bool IsTacollectionPath(const std::string& path);
+
+struct TacollectionParts {
+  std::vector<std::string> paths;  // the parts kept, in taco:sources order
+  size_t total = 0;                // parts listed
+  size_t skipped = 0;              // parts whose extent misses the box or the time range
+};
+
+// The parts of the TACOLLECTION at `path` whose `taco:sources.extents` meet `bbox`
+// ([minx, miny, maxx, maxy], lon/lat) and `datetime` (Dataset::FilterDatetime syntax; ""
+// = any time). A part extent's spatial [west, south, east, north] with west > east crosses
+// the antimeridian; the box meets it when their latitudes overlap and the box's longitudes
+// meet either side. Temporal [start, end] meets the range when they overlap (inclusive). A
+// part without a spatial (temporal) extent is kept for any box (range). The extents are the
+// parts' collection extents, computed from their centroids and times (FORMAT §4.3): routing
+// is exact for filters on centroids and instants; a footprint (istac:geometry) that reaches
+// into the box from a part whose centroids all lie outside it is not found.
+// Errors: not JSON, no `taco:sources.files`, an unsafe file name, a bad bbox or range.
+Result<TacollectionParts> RouteTacollection(const std::string& path, const std::optional<std::array<double, 4>>& bbox,
+                                            const std::string& datetime = "");
 
 struct OpenOptions {
   // Where TACOCAT finds its ZIPs: `internal:source_file` is relative to it. Default: the

@@ -53,6 +53,26 @@ Result<std::vector<Field>> Istac(const std::string& raster_path, std::optional<i
                                  std::optional<int64_t> time_end_us);
 std::vector<Field> IstacSchema();
 
+// STAC / ISTAC of a FOLDER sample, computed from the samples below it (`children` and, for
+// FOLDER children, their subtrees), so that level-0 FOLDERs can be filtered by place and time:
+//  * footprint: every FILE below with a footprint (stac:crs + stac:geotransform +
+//    stac:tensor_shape, else istac:crs + the bounds of istac:geometry) is reprojected to
+//    EPSG:4326 (each edge densified) and the lon/lat boxes are merged on the longitude
+//    circle (model CoverLongitudes: west > east when the result crosses the antimeridian).
+//    A FILE with a centroid but no footprint contributes its centroid.
+//  * stac:centroid / istac:centroid: the centre of that box (on the circle).
+//    istac:geometry: the box as a WKB polygon in EPSG:4326 (a multipolygon of its two halves
+//    when it crosses the antimeridian) and istac:crs "EPSG:4326".
+//  * stac:crs, stac:tensor_shape, stac:geotransform: null (they describe one raster).
+//  * times: time_start = the earliest start below, time_end = the latest end (a sample with a
+//    start but no end counts as an instant); a sample that has a time of its own (e.g. from
+//    --time-column) stands for its whole subtree. time_end stays null when every time below
+//    is the same instant without an end; time_middle as for files.
+//  * nothing below with a footprint / a time: those fields are null. Padding is skipped.
+// A CRS that cannot be read or transformed is InvalidArgument naming the sample.
+Result<std::vector<Field>> StacFromChildren(const Tortilla& children);
+Result<std::vector<Field>> IstacFromChildren(const Tortilla& children);
+
 struct GeotiffStatsOptions {
   bool categorical = false;
   // Categorical classes, output order. Empty: the distinct valid values found over all
@@ -215,7 +235,9 @@ Result<Taco> ExtendWith(const Taco& taco, const TacoExtension& extension);
 
 // ---- built-ins as classes --------------------------------------------------------------
 
-// FILE samples only (a path, or bytes served to GDAL from memory); FOLDER: InvalidArgument.
+// FILE samples: computed from the raster (a path, or bytes served to GDAL from memory).
+// FOLDER samples: StacFromChildren / IstacFromChildren of its children (extend the children
+// first); the times given here, when set, replace the computed ones.
 class StacExtension : public SampleExtension {
  public:
   StacExtension(std::optional<int64_t> time_start_us = std::nullopt, std::optional<int64_t> time_end_us = std::nullopt)

@@ -19,11 +19,29 @@
 //    levels where at least one of its cells is non-empty; every sample of such a level gets
 //    it (null where its row is missing or the cell empty), so strict schemas hold. Column
 //    order: first appearance over the files, in the order given.
-//  * `extensions` are computed after the metadata columns, in the order given: the names of
-//    ext::KnownExtensionNames() (stac, istac, stats, stats-categorical) are computed for
-//    every FILE sample; FOLDER samples on a level that holds FILE samples get the same
-//    columns as nulls. "majortom" (a tortilla extension) adds majortom:code to every
-//    tortilla that has a stac:centroid or istac:centroid column (an error when none has).
+//  * `extensions` are computed after the metadata columns, in the order given. Each is
+//    "NAME" or "NAME:GLOB" with NAME one of ext::KnownExtensionNames() (stac, istac, stats,
+//    stats-categorical): computed for every FILE sample, or only for the FILE samples whose
+//    name matches GLOB (fnmatch(3); a GLOB holding '/' is matched against the path relative
+//    to `src` instead, e.g. "*/s2/*.tif"). A GLOB that matches no FILE is an error naming it.
+//    On each level the columns are the union of those computed there, in entry order: two
+//    entries giving the same column (stats:image.tif, stats-categorical:mask.tif both give
+//    geotiff:stats) share one column, each sample holding the value of the entry that matched
+//    it; a FILE matched by two entries that give the same column is an error. Samples of
+//    the level an entry did not compute get nulls (FOLDERs included).
+//  * FOLDER samples get the STAC/ISTAC columns too, on every level that holds a FOLDER, once
+//    stac/istac was computed for some FILE: the values are computed from the samples below
+//    (ext::StacFromChildren / IstacFromChildren: lon/lat footprint box, its centre, earliest
+//    start and latest end), children first, so that level-0 bbox/datetime filters and the
+//    collection extent work on a tree of sample folders.
+//  * `time_column`: a metadata column (timestamp[us], or ISO-8601 text) whose value becomes
+//    the stac:time_start / istac:time_start of the sample it describes (an instant: time_end
+//    stays null). A FOLDER with such a time keeps it; FOLDERs without one get the earliest
+//    and latest time below them. Errors: no metadata column of that name, a column of
+//    another type, text that is no ISO-8601 date/datetime, a sample with a time but no
+//    stac/istac columns.
+//  * "majortom" (a tortilla extension, no GLOB) adds majortom:code to every tortilla that has
+//    a stac:centroid or istac:centroid column (an error when none has).
 //  * `pad_to`: every folder's children, and the root when it holds FILEs, are padded to a
 //    multiple of it with __TACOPAD__<k> FILE samples (FORMAT §3.5). A root of FOLDERs is not
 //    padded (FILE pads beside FOLDERs would break the rule that root samples share one type).
@@ -54,7 +72,8 @@ struct DirectoryOptions {
   std::string collection_name;              // where they came from, for messages (optional)
   std::string order_file;                   // optional
   std::vector<std::string> metadata_files;  // CSV (.csv), JSON Lines (.jsonl/.ndjson/.json), Parquet
-  std::vector<std::string> extensions;      // names for the extension registry, plus "majortom"
+  std::vector<std::string> extensions;      // "NAME" or "NAME:GLOB" (see above), plus "majortom"
+  std::string time_column;                  // metadata column giving a sample's time (optional)
   // e.g. the classes of stats-categorical, also stored as COLLECTION.json
   // `geotiff:class_values` (unless the collection has that key) for readers to name them.
   ext::ExtensionSettings extension_settings;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/array.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -294,6 +295,17 @@ void BindReader(nb::module_& m) {
     r.use_cache = use_cache;
     return Opened(std::move(r));
   }, nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"));
+  m.def("is_tacollection_path", &IsTacollectionPath, nb::arg("path"));
+  m.def("tacollection_parts", [](const std::string& path, std::optional<std::array<double, 4>> bbox,
+                                 const std::string& datetime) {
+    Result<TacollectionParts> parts = Status::Internal("not routed");
+    {
+      nb::gil_scoped_release release;
+      parts = RouteTacollection(path, bbox, datetime);
+    }
+    TacollectionParts p = Take(std::move(parts));
+    return nb::make_tuple(p.paths, p.total, p.skipped);
+  }, nb::arg("path"), nb::arg("bbox").none(), nb::arg("datetime"));
   m.def("open_list", [](std::vector<std::string> paths, const std::string& base_path, bool use_cache) {
     Recipe r;
     r.kind = Recipe::Kind::kOpenList;

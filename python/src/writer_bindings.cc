@@ -69,19 +69,6 @@ OutputFormat FormatByName(const std::string& name) {
   throw StatusError(StatusCode::kInvalidArgument, "format '" + name + "' is not one of auto, zip, folder");
 }
 
-// Sets the metadata column that gives a sample's time when this build's DirectoryOptions
-// has it (a template, so that the other branch is discarded at compile time).
-template <typename Options>
-void SetTimeColumn(Options& o, const std::string& column) {
-  if constexpr (requires { o.time_column = column; }) {
-    o.time_column = column;
-  } else {
-    throw StatusError(StatusCode::kNotSupported, "time_column='" + column +
-                                                     "' (the metadata column that gives a sample's time) is not in "
-                                                     "this build of taco-cpp yet");
-  }
-}
-
 std::string SampleName(const Sample& s) { return "sample '" + s.id() + "'"; }
 
 // Extensions hold the C++ extension object by shared_ptr (the Python classes are factories).
@@ -296,7 +283,7 @@ void BindWriter(nb::module_& m) {
     o.extension_settings.categorical_classes = std::move(classes);
     o.pad_to = pad_to;
     o.strict_schema = strict_schema;
-    if (time_column) SetTimeColumn(o, *time_column);
+    if (time_column) o.time_column = *time_column;
     nb::gil_scoped_release release;
     return Take(TacoFromDirectory(src, o));
   }, nb::arg("src"), nb::arg("collection_json"), nb::arg("collection_name"), nb::arg("order_file"),

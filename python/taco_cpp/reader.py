@@ -109,6 +109,10 @@ class TacoDataset:
     statistics ask for them.
     """
 
+    #: load() of a TACOLLECTION.json with bbox=/datetime=: how many of its parts were not
+    #: opened because their extents miss them; None when no routing happened.
+    parts_skipped = None
+
     def __init__(self, native):
         self._ds = native
         self._collection = None
@@ -374,19 +378,32 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
     local path or a URL (http(s)://, s3://, gs://, az://, /vsi…/), or a list of them
     (concatenated). ``base_path``: where a TACOCAT finds its ZIPs. ``cache``: use the disk
     cache of remote metadata. ``bbox=(minx, miny, maxx, maxy)`` and ``datetime`` (as
-    :meth:`TacoDataset.filter_datetime`) select rows right away."""
+    :meth:`TacoDataset.filter_datetime`) select rows right away. A ``TACOLLECTION.json``
+    (any ``*.json``) opens its parts as one dataset; with ``bbox``/``datetime`` only the parts
+    whose ``taco:sources`` extents meet them are opened, and ``ds.parts_skipped`` says how many
+    were not (None when nothing was routed)."""
     base = path_text(base_path) if base_path is not None else ""
+    if bbox is not None and len(bbox) != 4:
+        raise ValueError(f"bbox is (minx, miny, maxx, maxy), got {len(bbox)} values")
+    skipped = None
     if isinstance(path, (list, tuple)):
         native = _native.open_list([path_text(p) for p in path], base, bool(cache))
+    elif (bbox is not None or datetime is not None) and _native.is_tacollection_path(path_text(path)):
+        # A TACOLLECTION routed: only the parts whose extents meet the box and the range.
+        box = [float(v) for v in bbox] if bbox is not None else None
+        text = datetime_range(datetime) if datetime is not None else ""
+        parts, _total, skipped = _native.tacollection_parts(path_text(path), box, text)
+        if not parts:  # all skipped: the first part gives the empty answer its columns
+            parts = _native.tacollection_parts(path_text(path), None, "")[0][:1]
+        native = _native.open_list(parts, base, bool(cache))
     else:
         native = _native.open(path_text(path), base, bool(cache))
     ds = TacoDataset(native)
     if bbox is not None:
-        if len(bbox) != 4:
-            raise ValueError(f"bbox is (minx, miny, maxx, maxy), got {len(bbox)} values")
         ds = ds.filter_bbox(*bbox)
     if datetime is not None:
         ds = ds.filter_datetime(datetime)
+    ds.parts_skipped = skipped
     return ds
 
 

@@ -151,12 +151,16 @@ def _opt_micros(t):
 
 def Stac(time_start=None, time_end=None) -> SampleExtension:
     """stac:crs, stac:tensor_shape, stac:geotransform, stac:time_start/end/middle,
-    stac:centroid of a raster FILE sample (GDAL)."""
+    stac:centroid of a raster FILE sample (GDAL). On a FOLDER sample (extend its children
+    first): the centre of the lon/lat box of the footprints below, the earliest start and
+    latest end; crs, tensor_shape and geotransform null. Given times replace the computed."""
     return SampleExtension(_native.ext_stac(_opt_micros(time_start), _opt_micros(time_end)))
 
 
 def Istac(time_start=None, time_end=None) -> SampleExtension:
-    """istac:crs, istac:geometry (footprint), istac:time_*, istac:centroid of a raster."""
+    """istac:crs, istac:geometry (footprint), istac:time_*, istac:centroid of a raster. On a
+    FOLDER sample: the lon/lat box of the footprints below (istac:crs EPSG:4326), its centre,
+    the earliest start and latest end."""
     return SampleExtension(_native.ext_istac(_opt_micros(time_start), _opt_micros(time_end)))
 
 
@@ -514,8 +518,12 @@ def from_directory(src, collection, *, metadata: Sequence = (), ext: Sequence[st
     """The Taco ``taco create SRC`` builds from a directory tree (a sub-directory is a FOLDER
     sample, a file a FILE sample), with the same options: ``collection`` (a dict or a JSON
     file), ``metadata`` (CSV/JSON Lines/Parquet files keyed by ``path``), ``ext`` (stac,
-    istac, stats, stats-categorical, majortom), ``classes``, ``pad_to``, ``strict_schema``,
-    ``order_file``, ``time_column`` (the metadata column that gives a sample's time)."""
+    istac, stats, stats-categorical, majortom; ``"NAME:GLOB"`` computes NAME only for the
+    files whose name matches GLOB, e.g. ``["stac", "stats:image.tif",
+    "stats-categorical:mask.tif"]``; stac/istac also fill FOLDER samples from the files below
+    them), ``classes``, ``pad_to``, ``strict_schema``, ``order_file``, ``time_column`` (the
+    metadata column, timestamp or ISO-8601 text, that gives a sample's time: its
+    stac:/istac: time_start, and the earliest/latest for the FOLDERs above)."""
     if isinstance(collection, Mapping):
         collection_json, collection_name = json.dumps(dict(collection)), ""
     else:

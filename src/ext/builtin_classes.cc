@@ -1,6 +1,7 @@
 // The built-in extensions wrapped in the SampleExtension / TortillaExtension interfaces.
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,7 +98,28 @@ Result<std::vector<std::optional<std::pair<double, double>>>> Centroids(const To
 
 taco::Schema StacExtension::Schema() const { return ToSchema(StacSchema()); }
 std::string StacExtension::Description(std::string_view f) const { return DescriptionIn(StacSchema(), f); }
+// A FOLDER's STAC/ISTAC fields from its children, with the extension's own times when given.
+static Result<std::vector<Field>> FolderFields(const Sample& sample, bool istac, std::optional<int64_t> start,
+                                        std::optional<int64_t> end) {
+  auto fields = istac ? IstacFromChildren(*sample.children()) : StacFromChildren(*sample.children());
+  if (!fields.ok() || (!start && !end)) return fields;
+  // Given times replace the computed ones (checked as for files by Stac()/Istac()).
+  if (start && end && *end < *start) return Status::InvalidArgument("time_end is before time_start");
+  for (Field& f : *fields) {
+    const std::string suffix = f.name.substr(f.name.find(':') + 1);
+    if (suffix == "time_start") f.value = start ? Value(TimestampUs{*start}) : Value();
+    if (suffix == "time_end") f.value = end ? Value(TimestampUs{*end}) : Value();
+    if (suffix == "time_middle") {
+      f.value = start && end ? Value(TimestampUs{*start + static_cast<int64_t>(
+                                                              (static_cast<uint64_t>(*end) - static_cast<uint64_t>(*start)) / 2)})
+                             : Value();
+    }
+  }
+  return fields;
+}
+
 Result<std::vector<Field>> StacExtension::Compute(const Sample& sample) const {
+  if (sample.type() == SampleType::kFolder) return FolderFields(sample, false, start_, end_);
   RasterSource source;
   TACO_ASSIGN_OR_RETURN(std::string path, source.Open(sample));
   return Stac(path, start_, end_);
@@ -106,6 +128,7 @@ Result<std::vector<Field>> StacExtension::Compute(const Sample& sample) const {
 taco::Schema IstacExtension::Schema() const { return ToSchema(IstacSchema()); }
 std::string IstacExtension::Description(std::string_view f) const { return DescriptionIn(IstacSchema(), f); }
 Result<std::vector<Field>> IstacExtension::Compute(const Sample& sample) const {
+  if (sample.type() == SampleType::kFolder) return FolderFields(sample, true, start_, end_);
   RasterSource source;
   TACO_ASSIGN_OR_RETURN(std::string path, source.Open(sample));
   return Istac(path, start_, end_);

@@ -181,6 +181,11 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   const auto start = std::chrono::steady_clock::now();
   // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
   return util::GuardExceptions(path, [&]() -> Result<std::unique_ptr<Dataset>> {
+  if (IsTacollectionPath(path)) {
+    TACO_ASSIGN_OR_RETURN(TacollectionParts parts, RouteTacollection(path, std::nullopt));
+    Log(LogLevel::kVerbose, "opening " + path + " as a TACOLLECTION of " + std::to_string(parts.total) + " parts");
+    return OpenList(parts.paths, options);
+  }
   TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
   Log(LogLevel::kVerbose, "opening " + path + " as " + std::string(DatasetFormatName(format)));
   auto state = std::make_shared<State>();

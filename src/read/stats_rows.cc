@@ -257,7 +257,10 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
       return Status::InvalidArgument(where + ": statistics are ragged: one row has " + std::to_string(out.bands) +
                                      " bands of " + std::to_string(out.width) + " values, another " +
                                      std::to_string(bands.size()) + " bands of " + std::to_string(width) +
-                                     " values (mixed continuous/categorical?); cannot aggregate them");
+                                     " values (mixed continuous/categorical?); cannot aggregate them" +
+                                     (q.level > 0 && !q.file
+                                          ? std::string("; choose one child file with --file NAME (Python: file=)")
+                                          : std::string()));
     }
     out.rows.push_back(std::move(bands));
     const std::optional<double> pixels = PixelsOf(shapes.values[r]);

@@ -2,6 +2,8 @@
 // (see taco/tree_builder.h).
 #include "taco/tree_builder.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -13,6 +15,7 @@
 #include "taco/extensions.h"
 #include "util/json_text.h"
 #include "util/exception_guard.h"
+#include "util/iso_datetime.h"
 #include "util/quote.h"
 #include "write/metadata_files.h"
 #include "write/tree_builder_scan.h"
@@ -126,40 +129,206 @@ Status ApplyMetadata(const std::string& src, const DirectoryOptions& options,
   return Status::OK();
 }
 
-// Sample-level extensions: computed for FILE nodes, nulls for FOLDER nodes on levels that
-// hold FILE nodes.
-Status ApplyExtensions(const std::vector<std::string>& names, const ext::ExtensionSettings& settings,
-                       const std::vector<std::vector<TreeNode*>>& levels,
-                       const std::function<void(size_t, size_t)>& progress) {
-  std::vector<std::string> sample_level;
-  for (const std::string& name : names) {
-    if (name != kMajorTom) sample_level.push_back(name);
+// One `--ext NAME[:GLOB]` entry.
+struct ExtEntry {
+  std::string text;  // as given
+  std::string name;
+  std::string glob;  // empty: every FILE
+  size_t matched = 0;
+};
+
+bool FolderCapable(const std::string& name) { return name == "stac" || name == "istac"; }
+
+// GLOB against the FILE's name, or against its path relative to src when GLOB holds a '/'.
+bool Matches(const ExtEntry& e, const TreeNode& node) {
+  if (node.is_dir) return false;
+  if (e.glob.empty()) return true;
+  if (e.glob.find('/') != std::string::npos) return ::fnmatch(e.glob.c_str(), node.rel.c_str(), FNM_PATHNAME) == 0;
+  return ::fnmatch(e.glob.c_str(), node.id.c_str(), 0) == 0;
+}
+
+Result<std::vector<ExtEntry>> ParseExtensions(const std::vector<std::string>& texts, bool* majortom) {
+  const std::vector<std::string> known = DirectoryExtensionNames();
+  std::vector<ExtEntry> entries;
+  std::set<std::string> seen;
+  for (const std::string& text : texts) {
+    ExtEntry e;
+    e.text = text;
+    const size_t colon = text.find(':');
+    e.name = text.substr(0, colon);
+    if (colon != std::string::npos) {
+      e.glob = text.substr(colon + 1);
+      if (e.glob.empty()) return Status::InvalidArgument("extension " + Quote(text) + ": empty file pattern after ':'");
+    }
+    if (std::find(known.begin(), known.end(), e.name) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      return Status::InvalidArgument("extension " + Quote(e.name) + " is unknown (known: " + list + ")");
+    }
+    if (e.name == kMajorTom && !e.glob.empty()) {
+      return Status::InvalidArgument("extension " + Quote(text) +
+                                     ": majortom applies to tortillas, it takes no file pattern");
+    }
+    if (!seen.insert(text).second) return Status::InvalidArgument("extension " + Quote(text) + " given twice");
+    if (e.name == kMajorTom) {
+      *majortom = true;
+      continue;
+    }
+    entries.push_back(std::move(e));
   }
-  if (sample_level.empty()) return Status::OK();
+  return entries;
+}
+
+// Sample-level extensions. Each entry is computed for the FILE nodes it matches; on every
+// level the columns are the union of what was computed there (entry order; two entries
+// giving the same column, e.g. stats and stats-categorical, share it), and the nodes it was
+// not computed for get nulls. STAC/ISTAC columns also go to every level holding a FOLDER
+// (as nulls here, filled from the children when the FOLDER is built) once they were
+// computed for some FILE. A pattern that matches no FILE is an error naming it.
+Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSettings& settings,
+                       const std::string& src, const std::vector<std::vector<TreeNode*>>& levels,
+                       const std::function<void(size_t, size_t)>& progress) {
+  if (entries.empty()) return Status::OK();
   size_t total = 0, done = 0;
   for (const auto& level : levels) {
-    for (const TreeNode* node : level) total += node->is_dir ? 0 : sample_level.size();
+    for (const TreeNode* node : level) {
+      for (const ExtEntry& e : entries) total += Matches(e, *node) ? 1 : 0;
+    }
   }
   if (progress) progress(0, total);
-  for (const auto& level : levels) {
-    for (const std::string& name : sample_level) {
-      std::vector<Field> schema;  // of this extension on this level, from its first FILE
-      bool have_schema = false;
-      for (TreeNode* node : level) {
-        if (node->is_dir) continue;
-        Result<std::vector<Field>> fields = ext::ComputeByName(name, node->path, settings);
-        if (!fields.ok()) return fields.status().WithPrefix(node->path + ": extension " + Quote(name));
-        if (!have_schema) {
-          schema = *fields;
-          for (Field& f : schema) f.value = Value();
-          have_schema = true;
+  // Per level: the column union, and per node its computed values (and which entry gave them).
+  struct Computed {
+    std::map<std::string, std::pair<Value, const ExtEntry*>> values;
+  };
+  std::vector<std::vector<Field>> columns(levels.size());
+  std::vector<std::unordered_map<const TreeNode*, Computed>> computed(levels.size());
+  auto add_column = [](std::vector<Field>* cols, const Field& f, const ExtEntry& e) -> Status {
+    for (const Field& c : *cols) {
+      if (c.name != f.name) continue;
+      if (!(c.type == f.type)) {
+        return Status::InvalidArgument("extension " + Quote(e.text) + ": column " + Quote(f.name) + " has type " +
+                                       f.type.ToString() + " here and " + c.type.ToString() + " from another --ext");
+      }
+      return Status::OK();
+    }
+    cols->push_back(Field{f.name, f.type, Value(), f.description});
+    return Status::OK();
+  };
+  for (size_t l = 0; l < levels.size(); ++l) {
+    for (ExtEntry& e : entries) {
+      for (TreeNode* node : levels[l]) {
+        if (!Matches(e, *node)) continue;
+        Result<std::vector<Field>> fields = ext::ComputeByName(e.name, node->path, settings);
+        if (!fields.ok()) return fields.status().WithPrefix(node->path + ": extension " + Quote(e.text));
+        ++e.matched;
+        Computed& c = computed[l][node];
+        for (Field& f : *fields) {
+          TACO_RETURN_IF_ERROR(add_column(&columns[l], f, e));
+          auto [it, inserted] = c.values.emplace(f.name, std::make_pair(f.value, &e));
+          if (!inserted) {
+            return Status::InvalidArgument(node->path + ": matched by both --ext " + Quote(it->second.second->text) +
+                                           " and " + Quote(e.text) + ", which both give the column " +
+                                           Quote(f.name) + " (make their file patterns disjoint)");
+          }
         }
-        for (Field& f : *fields) node->fields.push_back(std::move(f));
         if (progress) progress(++done, total);
       }
-      if (!have_schema) continue;
-      for (TreeNode* node : level) {
-        if (node->is_dir) node->fields.insert(node->fields.end(), schema.begin(), schema.end());
+    }
+  }
+  for (const ExtEntry& e : entries) {
+    if (!e.glob.empty() && e.matched == 0) {
+      return Status::InvalidArgument("extension " + Quote(e.text) + ": the pattern " + Quote(e.glob) +
+                                     " matches no FILE sample under " + src);
+    }
+  }
+  for (size_t l = 0; l < levels.size(); ++l) {
+    const bool has_folder =
+        std::any_of(levels[l].begin(), levels[l].end(), [](const TreeNode* n) { return n->is_dir; });
+    if (has_folder) {
+      for (const ExtEntry& e : entries) {
+        if (!FolderCapable(e.name) || e.matched == 0) continue;
+        for (const Field& f : e.name == "stac" ? ext::StacSchema() : ext::IstacSchema()) {
+          TACO_RETURN_IF_ERROR(add_column(&columns[l], f, e));
+        }
+      }
+    }
+    for (TreeNode* node : levels[l]) {
+      auto c = computed[l].find(node);
+      for (const Field& col : columns[l]) {
+        Field f = col;
+        if (c != computed[l].end()) {
+          auto v = c->second.values.find(col.name);
+          if (v != c->second.values.end()) f.value = v->second.first;
+        }
+        node->fields.push_back(std::move(f));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+// --time-column: the named metadata column's value becomes the sample's stac:/istac:
+// time_start (an instant: time_end and time_middle stay null).
+Status ApplyTimeColumn(const std::string& column, const std::vector<std::vector<TreeNode*>>& levels) {
+  const std::string what = "--time-column " + Quote(column);
+  bool found = false;
+  for (const auto& level : levels) {
+    for (TreeNode* node : level) {
+      const Field* source = nullptr;
+      for (const Field& f : node->fields) {
+        if (f.name == column) source = &f;
+      }
+      if (source == nullptr) continue;
+      found = true;
+      if (source->type.id != TypeId::kTimestampUs && source->type.id != TypeId::kString &&
+          source->type.id != TypeId::kNull) {
+        return Status::InvalidArgument(what + ": the column has type " + source->type.ToString() +
+                                       ", not a time (timestamp or ISO-8601 text)");
+      }
+      if (source->value.is_null()) continue;
+      int64_t micros = 0;
+      if (source->value.is<TimestampUs>()) {
+        micros = source->value.get<TimestampUs>().micros;
+      } else if (!source->value.is<std::string>() || !util::ParseIsoDatetime(source->value.get<std::string>(), &micros)) {
+        return Status::InvalidArgument(what + ": sample " + Quote(node->rel) + ": " +
+                                       Quote(source->value.is<std::string>() ? source->value.get<std::string>() : "?") +
+                                       " is not an ISO-8601 date or datetime");
+      }
+      bool set = false;
+      for (Field& f : node->fields) {
+        if (f.name == "stac:time_start" || f.name == "istac:time_start") {
+          f.value = TimestampUs{micros};
+          set = true;
+        }
+      }
+      if (!set) {
+        return Status::InvalidArgument(what + ": sample " + Quote(node->rel) +
+                                       " has a time but no stac:/istac: columns to hold it (add --ext stac or istac)");
+      }
+    }
+  }
+  if (!found) return Status::InvalidArgument(what + ": no --metadata column has that name");
+  return Status::OK();
+}
+
+// A FOLDER node's STAC/ISTAC columns (nulls until now) from its built children. A time of
+// its own (--time-column) is kept, with its subtree's ignored.
+Status FillFolderGeo(TreeNode& node, const Tortilla& children) {
+  for (const std::string prefix : {"stac", "istac"}) {
+    bool has = false, own_time = false;
+    for (const Field& f : node.fields) {
+      if (f.name.rfind(prefix + ":", 0) != 0) continue;
+      has = true;
+      if ((f.name == prefix + ":time_start" || f.name == prefix + ":time_end") && !f.value.is_null()) own_time = true;
+    }
+    if (!has) continue;
+    Result<std::vector<Field>> fields =
+        prefix == "stac" ? ext::StacFromChildren(children) : ext::IstacFromChildren(children);
+    if (!fields.ok()) return fields.status().WithPrefix(node.path + ": extension " + Quote(prefix));
+    for (const Field& computed : *fields) {
+      if (own_time && computed.name.find(":time_") != std::string::npos) continue;
+      for (Field& f : node.fields) {
+        if (f.name == computed.name && f.value.is_null()) f.value = computed.value;
       }
     }
   }
@@ -184,6 +353,7 @@ Result<Tortilla> BuildTortilla(TreeNode& dir, BuildContext& ctx);
 Result<Sample> BuildSample(TreeNode& node, BuildContext& ctx) {
   if (node.is_dir) {
     TACO_ASSIGN_OR_RETURN(Tortilla children, BuildTortilla(node, ctx));
+    TACO_RETURN_IF_ERROR(FillFolderGeo(node, children));
     Result<Sample> sample = Sample::FromTortilla(node.id, std::move(children));
     if (!sample.ok()) return sample.status().WithPrefix(node.path);
     Status status = sample->Extend(std::move(node.fields));
@@ -249,18 +419,8 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
     return options.collection_name.empty() ? collection_status
                                            : collection_status.WithPrefix(options.collection_name);
   }
-  const std::vector<std::string> known = DirectoryExtensionNames();
   bool majortom = false;
-  std::set<std::string> seen_ext;
-  for (const std::string& name : options.extensions) {
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      return Status::InvalidArgument("extension " + Quote(name) + " is unknown (known: " + list + ")");
-    }
-    if (!seen_ext.insert(name).second) return Status::InvalidArgument("extension " + Quote(name) + " given twice");
-    majortom = majortom || name == kMajorTom;
-  }
+  TACO_ASSIGN_OR_RETURN(std::vector<ExtEntry> entries, ParseExtensions(options.extensions, &majortom));
   if (options.pad_to.has_value() && *options.pad_to == 0) {
     return Status::InvalidArgument("pad_to must be at least 1");
   }
@@ -273,7 +433,8 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
 
   std::vector<std::string> warnings;  // reported once the Taco is built
   TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options, index, levels, &warnings));
-  TACO_RETURN_IF_ERROR(ApplyExtensions(options.extensions, options.extension_settings, levels, options.progress));
+  TACO_RETURN_IF_ERROR(ApplyExtensions(entries, options.extension_settings, root.path, levels, options.progress));
+  if (!options.time_column.empty()) TACO_RETURN_IF_ERROR(ApplyTimeColumn(options.time_column, levels));
 
   BuildContext ctx;
   ctx.tortilla_options.pad_to = options.pad_to;
@@ -287,7 +448,9 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
   }
   nlohmann::ordered_json collection = options.collection;
   // The classes of stats-categorical, so that readers can name the probabilities (taco/stats.h).
-  if (seen_ext.count("stats-categorical") && !options.extension_settings.categorical_classes.empty() &&
+  const bool categorical = std::any_of(entries.begin(), entries.end(),
+                                       [](const ExtEntry& e) { return e.name == "stats-categorical"; });
+  if (categorical && !options.extension_settings.categorical_classes.empty() &&
       collection.is_object() && !collection.contains("geotiff:class_values")) {
     collection["geotiff:class_values"] = options.extension_settings.categorical_classes;
   }

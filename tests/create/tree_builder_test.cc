@@ -262,8 +262,43 @@ TEST(TreeBuilder, ExtensionsComeAfterMetadataAndFoldersGetNulls) {
   ASSERT_NE(FindField(label, "stac:crs"), nullptr);
   EXPECT_TRUE(FindField(label, "stac:crs")->value.is<std::string>());
   EXPECT_TRUE(FindField(label, "majortom:code")->value.is<std::string>());
-  // Level 0 holds only FOLDERs: no extension columns there.
-  EXPECT_TRUE(taco->root().samples()[0].extensions().empty());
+  // Level 0 holds only FOLDERs: they get the STAC columns from their files (centroid set,
+  // the per-raster columns null) and, having a centroid column, majortom.
+  const Sample& tile = taco->root().samples()[0];
+  ASSERT_NE(FindField(tile, "stac:centroid"), nullptr);
+  EXPECT_TRUE(FindField(tile, "stac:centroid")->value.is<Binary>());
+  EXPECT_TRUE(FindField(tile, "stac:crs")->value.is_null());
+  EXPECT_TRUE(FindField(tile, "stac:tensor_shape")->value.is_null());
+  ASSERT_NE(FindField(tile, "majortom:code"), nullptr);
+  EXPECT_TRUE(FindField(tile, "majortom:code")->value.is<std::string>());
+}
+
+TEST(TreeBuilder, FilePatternsShareAColumnAndStatsOnlyGoToLevelsTheyMatch) {
+  TempDir dir;
+  DemoOptions demo;
+  demo.tiles = 2;
+  demo.size = 8;
+  ASSERT_TRUE(SynthesizeDemoTree(dir / "src", demo).ok());
+  DirectoryOptions options;
+  options.collection = Collection();
+  options.extensions = {"stats:*fore.tif", "stats-categorical:label.tif"};
+  auto taco = TacoFromDirectory(dir / "src", options);
+  ASSERT_TRUE(taco.ok()) << taco.status().ToString();
+  EXPECT_TRUE(taco->root().samples()[0].extensions().empty());  // no stac: FOLDERs get nothing
+  int categorical = 0;
+  for (const Sample& file : taco->root().samples()[0].children()->samples()) {
+    ASSERT_EQ(FieldNames(file), std::vector<std::string>{"geotiff:stats"}) << file.id();
+    const Value& v = FindField(file, "geotiff:stats")->value;
+    if (v.is_null()) continue;  // a band without valid pixels
+    const size_t k = v.get<ValueList>()[0].get<ValueList>().size();
+    if (file.id() == "label.tif") {
+      EXPECT_NE(k, 9u);
+      ++categorical;
+    } else {
+      EXPECT_EQ(k, 9u) << file.id();
+    }
+  }
+  EXPECT_EQ(categorical, 1);
 }
 
 TEST(TreeBuilder, LoadCollectionFileNamesTheFile) {

@@ -245,18 +245,81 @@ def test_metadata_parquet_of_python_write_is_readable_by_pyarrow(tmp_path):
     assert table.column("v").to_pylist() == [2]
 
 
-def test_time_column(raster_tree, tmp_path):
-    """time_column= names the metadata column that gives a sample's time (C++ --time-column):
-    until the C++ option exists it is refused with NotSupportedError; then the level-0
-    datetime filter and the collection's temporal extent work on the tree layout."""
-    try:
-        taco = taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json",
-                                       metadata=[raster_tree / "meta.csv"], ext=["stac"], time_column="acquired")
-    except taco_cpp.NotSupportedError as e:
-        assert "time_column='acquired'" in str(e)
-        return
+def test_time_column_and_folder_stac(raster_tree, tmp_path, taco_cli, cli_json):
+    """from_directory(time_column=) names the metadata column that gives a sample's time (the
+    CLI's --time-column), and "stac" also fills the tile FOLDERs from their files, so the
+    level-0 bbox and datetime filters and the collection's temporal extent work on the
+    image+mask layout; "stats:image.tif" targets one file per tile. Same dataset as the CLI."""
+    args = dict(metadata=[raster_tree / "meta.csv"], ext=["stac", "stats:image.tif"], time_column="acquired")
+    taco = taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json", **args)
     out = tmp_path / "t.tacozip"
     taco_cpp.create(taco, out)
     ds = taco_cpp.load(out)
-    assert ds.extent["temporal"][0].startswith("2023-01-15")
+    assert ds.extent["temporal"] == ["2023-01-15T10:00:00Z", "2023-04-15T10:00:00Z"]
     assert ds.filter_datetime("2023-02-01/2023-02-28").data.column("id").to_pylist() == ["tile_1"]
+    # tile_2 is the 16x16 raster at (-74.0, 40.7): its FOLDER centroid lies in its footprint
+    assert ds.filter_bbox(-74.01, 40.68, -73.98, 40.71).data.column("id").to_pylist() == ["tile_2"]
+    level1 = ds.sql('SELECT id, "geotiff:stats" AS s FROM level1').data.to_pylist()
+    assert {r["id"] for r in level1 if r["s"] is not None} == {"image.tif"}
+    # the CLI builds the same thing
+    cli_out = tmp_path / "cli.tacozip"
+    taco_cli("create", raster_tree / "tiles", cli_out, "--collection", raster_tree / "collection.json",
+             "--metadata", raster_tree / "meta.csv", "--ext", "stac,stats:image.tif", "--time-column", "acquired",
+             check=True)
+    rows = cli_json("filter", cli_out, "--datetime", "2023-02-01/2023-02-28", "--json")
+    assert [r["id"] for r in rows] == ["tile_1"]
+    assert cli_json("info", "--json", cli_out)["collection"]["extent"] == ds.extent
+    with pytest.raises(taco_cpp.InvalidArgumentError, match="no --metadata column"):
+        taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json",
+                                metadata=[raster_tree / "meta.csv"], ext=["stac"], time_column="nope")
+    with pytest.raises(taco_cpp.InvalidArgumentError, match="matches no FILE sample"):
+        taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json", ext=["stats:nope.tif"])
+
+
+def test_stac_on_a_folder_sample_comes_from_its_children(raster_tree):
+    """The object API: Stac()/Istac() on a FOLDER sample aggregates its (extended) children."""
+    tile = raster_tree / "tiles" / "tile_1"
+    children = Tortilla([Sample("image.tif", tile / "image.tif").extend(taco_cpp.Stac(dt.datetime(2023, 1, 1))),
+                         Sample("mask.tif", tile / "mask.tif").extend(taco_cpp.Stac(dt.datetime(2023, 1, 5)))])
+    folder = Sample("tile_1", children).extend(taco_cpp.Stac())
+    f = folder.fields
+    assert f["stac:time_start"] == dt.datetime(2023, 1, 1)
+    assert f["stac:time_end"] == dt.datetime(2023, 1, 5)
+    assert f["stac:crs"] is None and f["stac:centroid"] is not None
+    g = Sample("tile_1", children).extend(taco_cpp.Istac()).fields
+    assert g["istac:crs"] == "EPSG:4326" and g["istac:geometry"] is not None
+
+def test_load_tacollection_routes_by_bbox_and_datetime(raster_tree, tmp_path, taco_cli):
+    """load("TACOLLECTION.json", bbox=, datetime=) opens only the parts whose taco:sources
+    extents meet them (ds.parts_skipped counts the others) and returns the rows the same
+    filters give on the concat of all parts; the CLI's filter agrees."""
+    meta = tmp_path / "meta.csv"
+    meta.write_text("path,part,acquired\n" + "".join(
+        f"tile_{i},p{min(i, 2)},2023-0{i + 1}-15T10:00:00\n" for i in range(4)))
+    taco = taco_cpp.from_directory(raster_tree / "tiles", raster_tree / "collection.json", metadata=[meta],
+                                   ext=["stac"], time_column="acquired")
+    parts = taco_cpp.create(taco, tmp_path / "parts" / "ds.tacozip", group_by="part", consolidate=False)
+    assert len(parts) == 3
+    index = taco_cpp.tacollection(parts, tmp_path / "parts" / "TACOLLECTION.json")
+
+    whole = taco_cpp.load(index)
+    assert whole.parts_skipped is None
+    assert sorted(whole.data.column("id").to_pylist()) == ["tile_0", "tile_1", "tile_2", "tile_3"]
+
+    paris = (2.0, 48.0, 3.0, 49.0)
+    ds = taco_cpp.load(index, bbox=paris)
+    assert ds.parts_skipped == 2
+    assert ds.data.column("id").to_pylist() == ["tile_1"]
+    assert taco_cpp.load(parts).filter_bbox(*paris).data.column("id").to_pylist() == ["tile_1"]
+
+    ds = taco_cpp.load(index, datetime="2023-03-01/2023-04-30")
+    assert ds.parts_skipped == 2  # only p2 (March and April) is opened
+    assert sorted(ds.data.column("id").to_pylist()) == ["tile_2", "tile_3"]
+
+    ds = taco_cpp.load(index, bbox=(100, -10, 110, 0))
+    assert ds.parts_skipped == 3 and len(ds) == 0
+
+    r = taco_cli("-v", "filter", index, "--bbox", ",".join(map(str, paris)), "--json")
+    assert r.returncode == 0, r.stderr
+    assert [row["id"] for row in json.loads(r.stdout)] == ["tile_1"]
+    assert "2 of 3 parts skipped" in r.stderr
