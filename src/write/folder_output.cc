@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "io/range_runs.h"
 #include "util/file_copy.h"
 #include "write/rebuild_copy.h"
 #include "write/outputs.h"
@@ -33,10 +34,16 @@ Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, ta
   const model::LevelTables& t = prepared.tables;
   std::unordered_set<std::string> made;
 
-  for (const auto& [path, sample] : t.files) {
+  io::RangeRunReader runs(SampleRanges(t.files), io::RunOptionsFromEnv());
+  for (size_t i = 0; i < t.files.size(); ++i) {
+    const auto& [path, sample] = t.files[i];
     TACO_RETURN_IF_ERROR(MakeParents(temp_dir, path, made));
     const std::string dest = temp_dir + "/" + path;
-    if (sample->range_reader() != nullptr) {
+    TACO_ASSIGN_OR_RETURN(std::optional<std::string_view> run_bytes, runs.Get(i));
+    if (run_bytes) {  // read with its neighbours in one run (io/range_runs.h)
+      TACO_RETURN_IF_ERROR(WriteNewFile(dest, *run_bytes));
+      progress.Add(run_bytes->size());
+    } else if (sample->range_reader() != nullptr) {
       TACO_RETURN_IF_ERROR(
           CopyRangeToNewFile(*sample->range_reader(), sample->range_offset(), sample->size_bytes(), dest));
       progress.Add(sample->size_bytes());
