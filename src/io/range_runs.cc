@@ -1,5 +1,6 @@
 #include "io/range_runs.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <new>
@@ -44,7 +45,7 @@ RangeRunReader::RangeRunReader(std::vector<RangeRef> ranges, RunOptions options)
     if (joins) {
       runs_.back().end = r.offset + r.size;
     } else {
-      runs_.push_back({r.reader, r.offset, r.offset + r.size});
+      runs_.push_back({r.reader, r.offset - std::min(r.lead, r.offset), r.offset + r.size});
     }
     run_of_[i] = runs_.size() - 1;
   }
@@ -83,10 +84,10 @@ void RangeRunReader::Schedule() {
   }
 }
 
-Result<std::optional<std::string_view>> RangeRunReader::Get(size_t i) {
+Result<std::optional<RunBytes>> RangeRunReader::Get(size_t i) {
   if (i >= ranges_.size()) return Status::InvalidArgument("range " + std::to_string(i) + " does not exist");
   const size_t r = run_of_[i];
-  if (r == kNoRun) return std::optional<std::string_view>();
+  if (r == kNoRun) return std::optional<RunBytes>();
   while (!window_.empty() && window_.front().run < r) window_.pop_front();  // runs left behind
   if (window_.empty() && next_run_ <= r) next_run_ = r;  // runs never asked for are not read
   Schedule();
@@ -101,8 +102,12 @@ Result<std::optional<std::string_view>> RangeRunReader::Get(size_t i) {
                                           std::to_string(run.end) + " of " + run.reader->name() + ")");
   }
   const RangeRef& ref = ranges_[i];
-  return std::optional<std::string_view>(
-      std::string_view(head.buffer.get() + (ref.offset - runs_[r].begin), static_cast<size_t>(ref.size)));
+  const uint64_t begin = runs_[r].begin;
+  const uint64_t from = ref.offset - std::min(ref.lead, ref.offset - begin);
+  RunBytes out;
+  out.data = std::string_view(head.buffer.get() + (ref.offset - begin), static_cast<size_t>(ref.size));
+  out.before = std::string_view(head.buffer.get() + (from - begin), static_cast<size_t>(ref.offset - from));
+  return std::optional<RunBytes>(out);
 }
 
 }  // namespace taco::io

@@ -9,8 +9,12 @@
 //    run stays within `max_run_bytes`. A range with no reader, larger than `max_run_bytes`,
 //    or outside its reader belongs to no run (the caller copies it its own way; its errors
 //    are then the caller's). `max_run_bytes` = 0 disables runs (every Get() is nullopt).
-//  * Get(i) returns the bytes of range i (a view into the run's buffer) or nullopt when it
-//    belongs to no run. Calls must come with i ascending (ranges may be skipped). The view
+//    A range's `lead` (e.g. the window holding a ZIP member's local header) is read with it:
+//    a run starts `lead` bytes before its first range (a run may exceed max_run_bytes by
+//    that much).
+//  * Get(i) returns the bytes of range i (a view into the run's buffer), with `before`: the
+//    at most `lead` bytes of the run right before them (earlier ranges' bytes included), or
+//    nullopt when it belongs to no run. Calls must come with i ascending (ranges may be skipped). The view
 //    stays valid until Get() is called for a range of a later run or the reader is destroyed.
 //  * Up to `reads_in_flight` runs are read ahead on worker threads (inline when no thread can
 //    be started), with the caller's thread-local GDAL options (io/thread_config.h). Memory
@@ -51,6 +55,12 @@ struct RangeRef {
   const RangeReader* reader = nullptr;
   uint64_t offset = 0;
   uint64_t size = 0;
+  uint64_t lead = 0;  // bytes wanted right before the range (see above)
+};
+
+struct RunBytes {
+  std::string_view data;    // the range's bytes
+  std::string_view before;  // up to `lead` bytes that end where `data` starts
 };
 
 class RangeRunReader {
@@ -60,7 +70,7 @@ class RangeRunReader {
   RangeRunReader(const RangeRunReader&) = delete;
   RangeRunReader& operator=(const RangeRunReader&) = delete;
 
-  Result<std::optional<std::string_view>> Get(size_t i);
+  Result<std::optional<RunBytes>> Get(size_t i);
 
   size_t num_runs() const { return runs_.size(); }
   // Ranges that belong to a run.

@@ -9,6 +9,7 @@
 #include "io/range_runs.h"
 #include "util/file_copy.h"
 #include "write/rebuild_copy.h"
+#include "zip/crc32.h"
 #include "write/outputs.h"
 
 namespace taco::write {
@@ -39,13 +40,20 @@ Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, ta
     const auto& [path, sample] = t.files[i];
     TACO_RETURN_IF_ERROR(MakeParents(temp_dir, path, made));
     const std::string dest = temp_dir + "/" + path;
-    TACO_ASSIGN_OR_RETURN(std::optional<std::string_view> run_bytes, runs.Get(i));
-    if (run_bytes) {  // read with its neighbours in one run (io/range_runs.h)
-      TACO_RETURN_IF_ERROR(WriteNewFile(dest, *run_bytes));
-      progress.Add(run_bytes->size());
+    TACO_ASSIGN_OR_RETURN(std::optional<io::RunBytes> run, runs.Get(i));
+    if (run) {  // read with its neighbours in one run (io/range_runs.h); checked, then written
+      if (sample->range_is_zip_member()) {
+        const uint32_t crc = zip::Crc32(0, run->data.data(), run->data.size());
+        TACO_RETURN_IF_ERROR(CheckCopiedMember(*sample, run->before, crc, path));
+      }
+      TACO_RETURN_IF_ERROR(WriteNewFile(dest, run->data));
+      progress.Add(run->data.size());
     } else if (sample->range_reader() != nullptr) {
+      uint32_t crc = 0;
       TACO_RETURN_IF_ERROR(
-          CopyRangeToNewFile(*sample->range_reader(), sample->range_offset(), sample->size_bytes(), dest));
+          CopyRangeToNewFile(*sample->range_reader(), sample->range_offset(), sample->size_bytes(), dest,
+                             sample->range_is_zip_member() ? &crc : nullptr));
+      TACO_RETURN_IF_ERROR(CheckCopiedMember(*sample, {}, crc, path));
       progress.Add(sample->size_bytes());
     } else if (sample->file_path().empty()) {
       TACO_RETURN_IF_ERROR(WriteNewFile(dest, sample->bytes()));

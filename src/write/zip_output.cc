@@ -7,15 +7,17 @@
 namespace taco::write {
 namespace {
 
-// `run_bytes`: the sample's bytes when they were read as part of a run (io/range_runs.h).
+// `run`: the sample's bytes when they were read as part of a run (io/range_runs.h). A ZIP
+// member's CRC is the one the writer computed, checked against the source's local header.
 Status AddSampleData(zip::ZipWriter& zip, const std::string& path, const Sample& sample,
-                     std::optional<std::string_view> run_bytes, MemberRanges& ranges, Progress& progress) {
+                     const std::optional<io::RunBytes>& run, MemberRanges& ranges, Progress& progress) {
   Result<zip::MemberInfo> info =
-      run_bytes ? zip.AddBytes(path, *run_bytes)
+      run ? zip.AddBytes(path, run->data)
       : sample.range_reader() != nullptr
           ? zip.AddRange(path, *sample.range_reader(), sample.range_offset(), sample.size_bytes())
           : (sample.file_path().empty() ? zip.AddBytes(path, sample.bytes()) : zip.AddFile(path, sample.file_path()));
   if (!info.ok()) return info.status();
+  TACO_RETURN_IF_ERROR(CheckCopiedMember(sample, run ? run->before : std::string_view(), info->crc32, path));
   ranges[path] = {info->data_offset, info->size};
   progress.Add(info->size);
   return Status::OK();
@@ -47,7 +49,7 @@ Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, tabl
   ranges.reserve(t.files.size() + t.folder_meta.size());
   io::RangeRunReader runs(SampleRanges(t.files), io::RunOptionsFromEnv());
   for (size_t i = 0; i < t.files.size(); ++i) {
-    TACO_ASSIGN_OR_RETURN(std::optional<std::string_view> bytes, runs.Get(i));
+    TACO_ASSIGN_OR_RETURN(std::optional<io::RunBytes> bytes, runs.Get(i));
     TACO_RETURN_IF_ERROR(AddSampleData(*zip, t.files[i].first, *t.files[i].second, bytes, ranges, progress));
   }
 

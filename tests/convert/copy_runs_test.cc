@@ -14,6 +14,7 @@
 #include "taco/convert.h"
 #include "taco/dataset.h"
 #include "taco/writer.h"
+#include "zip/zip_reader.h"
 
 namespace taco {
 namespace {
@@ -217,6 +218,62 @@ TEST(CopyRuns, ConvertCliIsDeterministicAcrossThreadsAndRunSizes) {
       }
     }
   }
+}
+
+// Flips one byte in the data of member `name` of the ZIP at `path`.
+void DamageMember(const std::string& path, const std::string& name) {
+  auto reader = OpenLocalFile(path);
+  ASSERT_TRUE(reader.ok());
+  auto entries = zip::ReadCentralDirectory(**reader, /*resolve_data_offsets=*/true);
+  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  for (const auto& m : *entries) {
+    if (m.name != name) continue;
+    std::string z = ReadFile(path);
+    z[m.data_offset + m.uncompressed_size / 2] ^= 0x5a;
+    testing::WriteFile(path, z);
+    return;
+  }
+  FAIL() << name << " is not in " << path;
+}
+
+TEST(CopyRuns, ConvertAndExportRefuseAMemberWhoseBytesDoNotMatchItsCrc) {
+  TempDir tmp;
+  const std::string src = tmp / "src.tacozip";
+  MakeSourceZip(src, 12);
+  DamageMember(src, "DATA/s005/a.bin");  // small: copied within a run
+  DamageMember(src, "DATA/s010/b.bin");  // 150,000 bytes: larger than runs of 20,000
+  const std::string sql = testing::ShellQuote("SELECT * FROM data WHERE id <> 's005'");
+  struct Case {
+    std::string args;
+    std::string member;
+  };
+  const std::vector<Case> cases = {
+      {"convert " + testing::ShellQuote(src) + " " + testing::ShellQuote(tmp / "out"), "DATA/s005/a.bin"},
+      {"export " + testing::ShellQuote(src) + " " + testing::ShellQuote(tmp / "out.tacozip") +
+           " --sql \"SELECT * FROM data WHERE id = 's005'\"",
+       "DATA/s005/a.bin"},
+      {"export " + testing::ShellQuote(src) + " " + testing::ShellQuote(tmp / "out") + " --sql " + sql,
+       "DATA/s010/b.bin"},
+      {"export " + testing::ShellQuote(src) + " " + testing::ShellQuote(tmp / "out.tacozip") + " --sql " + sql,
+       "DATA/s010/b.bin"},
+  };
+  for (const std::string run_bytes : {"", "20000", "0"}) {
+    ScopedEnv runs("TACO_COPY_RUN_BYTES", run_bytes);
+    for (const Case& c : cases) {
+      SCOPED_TRACE("TACO_COPY_RUN_BYTES=" + run_bytes + " taco " + c.args);
+      auto r = testing::RunTaco(c.args);
+      EXPECT_NE(r.exit_code, 0) << r.out;
+      EXPECT_NE(r.err.find("CRC-32 mismatch"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("sample '" + c.member + "'"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find(src), std::string::npos) << r.err;
+      EXPECT_FALSE(fs::exists(tmp / "out"));
+      EXPECT_FALSE(fs::exists(tmp / "out.tacozip"));
+    }
+  }
+  // The undamaged samples still export.
+  auto ok = testing::RunTaco("export " + testing::ShellQuote(src) + " " + testing::ShellQuote(tmp / "ok") +
+                             " --sql \"SELECT * FROM data WHERE id NOT IN ('s005', 's010')\"");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ TEST(RangeRuns, AdjacentRangesAreReadOnceAndHandedOutInOrder) {
     const bool in_run = i != 3 && i != 8 && i != 9;
     ASSERT_EQ(got->has_value(), in_run);
     if (in_run) {
-      EXPECT_EQ(std::string(**got), data.substr(refs[i].offset, refs[i].size));
+      EXPECT_EQ(std::string((*got)->data), data.substr(refs[i].offset, refs[i].size));
     }
   }
   EXPECT_EQ(counting->requests(), 3u);  // the fourth run is on `other`
@@ -79,7 +79,7 @@ TEST(RangeRuns, RunsStayWithinTheirSizeAndResultsDoNotDependOnThreads) {
     for (size_t i = 0; i < refs.size(); ++i) {
       auto b = runs.Get(i);
       ASSERT_TRUE(b.ok() && b->has_value());
-      got.emplace_back(**b);
+      got.emplace_back((*b)->data);
     }
     EXPECT_EQ(counting->requests(), runs.num_runs());
     if (first.empty()) first = got;
@@ -100,6 +100,31 @@ TEST(RangeRuns, RangesLeftOutAreNotReadAndOrderIsEnforced) {
   EXPECT_EQ(counting->requests(), 1u);  // runs 0 and 1 were never asked for
   auto back = runs.Get(0);
   EXPECT_FALSE(back.ok());
+}
+
+TEST(RangeRuns, TheLeadOfARangeIsReadWithItsRun) {
+  const std::string data = Bytes(10000);
+  auto counting = std::make_shared<CountingReader>(MemoryReader(data));
+  // A lead of 100: a run starts 100 bytes early (30 at offset 30); later ranges of a run see
+  // the 100 bytes of the run before them (fewer near its start), earlier ranges included.
+  std::vector<RangeRef> refs = {{counting.get(), 30, 10, 100},
+                                {counting.get(), 60, 10, 100},
+                                {counting.get(), 500, 10, 100},
+                                {counting.get(), 5000, 10, 100}};
+  RunOptions options;
+  options.max_run_bytes = 1000;
+  options.max_gap = 1000;
+  RangeRunReader runs(refs, options);
+  EXPECT_EQ(runs.num_runs(), 2u);
+  const std::vector<std::pair<uint64_t, uint64_t>> before = {{0, 30}, {0, 60}, {400, 100}, {4900, 100}};
+  for (size_t i = 0; i < refs.size(); ++i) {
+    SCOPED_TRACE(i);
+    auto got = runs.Get(i);
+    ASSERT_TRUE(got.ok() && got->has_value());
+    EXPECT_EQ(std::string((*got)->data), data.substr(refs[i].offset, 10));
+    EXPECT_EQ(std::string((*got)->before), data.substr(before[i].first, before[i].second));
+  }
+  EXPECT_EQ(counting->requests(), 2u);
 }
 
 TEST(RangeRuns, ZeroRunBytesDisablesRuns) {

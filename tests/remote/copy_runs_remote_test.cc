@@ -74,11 +74,19 @@ Span DataSpan(const std::string& zip, Keep keep) {
 }
 
 struct Counts {
-  size_t data = 0;   // ranged GETs inside the span
-  size_t other = 0;  // everything else nginx logged
+  size_t data = 0;   // ranged GETs of member bytes
+  size_t other = 0;  // everything else nginx logged (metadata)
 };
 
-// Classifies the log lines after the first `skip` ones.
+// Opening a remote ZIP reads its first 64 KiB (taco/io.h OpenRangeReader): a request that
+// ends there is metadata even where members start.
+constexpr unsigned long long kOpenPrefetch = 64 * 1024;
+// A run starts this much before its first member, for the member's local header (CRC).
+constexpr uint64_t kHeaderWindow = 30 + 1024 + 20;
+
+// Classifies the log lines after the first `skip` ones: data = a Range that overlaps the
+// members' span (a run reads the local header before its first member too) and ends past
+// the open's prefetch.
 Counts Classify(const std::string& log, size_t skip, const Span& data) {
   Counts c;
   std::istringstream in(log);
@@ -88,7 +96,7 @@ Counts Classify(const std::string& log, size_t skip, const Span& data) {
     unsigned long long first = 0, last = 0;
     const size_t at = line.find("\"bytes=");
     if (at != std::string::npos && std::sscanf(line.c_str() + at, "\"bytes=%llu-%llu\"", &first, &last) == 2 &&
-        first >= data.begin && last < data.end) {
+        last >= data.begin && first < data.end && last >= kOpenPrefetch) {
       ++c.data;
     } else {
       ++c.other;
@@ -114,7 +122,8 @@ TEST_F(RemoteTest, ConvertOfAZipCopiesAdjacentMembersWithOneRequestPerRun) {
   ASSERT_GT(span.bytes(), kSamples * kSampleBytes);
   TempDir out;
 
-  // One read per member (the copy before runs): about one request per sample.
+  // One read per member (the copy before runs; now with a read of its local header before
+  // it): at least one request per sample.
   Counts per_member;
   {
     ScopedEnv runs("TACO_COPY_RUN_BYTES", "0");
@@ -131,7 +140,7 @@ TEST_F(RemoteTest, ConvertOfAZipCopiesAdjacentMembersWithOneRequestPerRun) {
     const std::string dest = out / ("runs" + std::to_string(cap));
     Counts c = RunCounted(e, "convert " + ShellQuote(e->Url(rel)) + " " + ShellQuote(dest), span);
     EXPECT_GE(c.data, 1u);
-    EXPECT_LE(c.data, CeilDiv(span.bytes(), effective)) << e->LogText();
+    EXPECT_LE(c.data, CeilDiv(span.bytes() + kHeaderWindow, effective)) << e->LogText();
     EXPECT_EQ(c.other, per_member.other) << "metadata requests differ from the per-member copy";
     EXPECT_LE(c.other, 4u) << e->LogText();
     // The same files as the per-member copy.
@@ -160,7 +169,7 @@ TEST_F(RemoteTest, ExportOfASubsetCopiesItsAdjacentMembersWithOneRequestPerRun) 
     SCOPED_TRACE(dest);
     Counts c = RunCounted(e, "export " + ShellQuote(e->Url(rel)) + " " + ShellQuote(out / dest) + " --sql " + sql, span);
     EXPECT_GE(c.data, 1u);
-    EXPECT_LE(c.data, CeilDiv(span.bytes(), 500000)) << e->LogText();
+    EXPECT_LE(c.data, CeilDiv(span.bytes() + kHeaderWindow, 500000)) << e->LogText();
     EXPECT_LE(c.other, 5u) << e->LogText();
     auto ds = Dataset::Open(out / dest);
     ASSERT_TRUE(ds.ok()) << ds.status().ToString();
