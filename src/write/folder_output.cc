@@ -8,9 +8,9 @@
 
 #include "io/range_runs.h"
 #include "util/file_copy.h"
+#include "write/outputs.h"
 #include "write/rebuild_copy.h"
 #include "zip/crc32.h"
-#include "write/outputs.h"
 
 namespace taco::write {
 namespace {
