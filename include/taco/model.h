@@ -73,6 +73,9 @@ class Sample {
   // local or remote ZIP). The range must lie inside the reader (InvalidArgument otherwise);
   // nothing is read now.
   static Result<Sample> FromRange(std::string id, RangeReaderPtr reader, uint64_t offset, uint64_t size);
+  // FromRange where the range is the data of a STORE member of the ZIP `reader`: writers
+  // copying it check the bytes against the CRC-32 of the member's local header (FORMAT §1.3).
+  static Result<Sample> FromZipMember(std::string id, RangeReaderPtr reader, uint64_t offset, uint64_t size);
   // A FOLDER holding `children`.
   static Result<Sample> FromTortilla(std::string id, Tortilla children);
   // The padding FILE "__TACOPAD__<k>": 0 bytes, no extensions (Tortilla::Make fills nulls).
@@ -88,6 +91,8 @@ class Sample {
   // FILE from a range: the reader and the first byte (size is size_bytes()). Null / 0 else.
   const RangeReaderPtr& range_reader() const { return range_reader_; }
   uint64_t range_offset() const { return range_offset_; }
+  // True for a sample made by FromZipMember.
+  bool range_is_zip_member() const { return range_is_zip_member_; }
   // FOLDER: its children. Null for FILE.
   const Tortilla* children() const { return children_.get(); }
   // FILE: data size; FOLDER: sum over its children, recursively.
@@ -113,6 +118,7 @@ class Sample {
   std::shared_ptr<const std::string> bytes_;
   RangeReaderPtr range_reader_;
   uint64_t range_offset_ = 0;
+  bool range_is_zip_member_ = false;
   std::shared_ptr<const Tortilla> children_;
   uint64_t size_bytes_ = 0;
   std::vector<Field> extensions_;

@@ -162,6 +162,12 @@ Result<Sample> Sample::FromRange(std::string id, RangeReaderPtr reader, uint64_t
   return s;
 }
 
+Result<Sample> Sample::FromZipMember(std::string id, RangeReaderPtr reader, uint64_t offset, uint64_t size) {
+  TACO_ASSIGN_OR_RETURN(Sample s, FromRange(std::move(id), std::move(reader), offset, size));
+  s.range_is_zip_member_ = true;
+  return s;
+}
+
 Result<Sample> Sample::FromTortilla(std::string id, Tortilla children) {
   Status id_status = ValidateSampleId(id);
   if (!id_status.ok()) return SampleError(id, id_status);

@@ -6,9 +6,11 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "io/range_runs.h"
 #include "util/file_copy.h"
-#include "write/rebuild_copy.h"
 #include "write/outputs.h"
+#include "write/rebuild_copy.h"
+#include "zip/crc32.h"
 
 namespace taco::write {
 namespace {
@@ -33,12 +35,25 @@ Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, ta
   const model::LevelTables& t = prepared.tables;
   std::unordered_set<std::string> made;
 
-  for (const auto& [path, sample] : t.files) {
+  io::RangeRunReader runs(SampleRanges(t.files), io::RunOptionsFromEnv());
+  for (size_t i = 0; i < t.files.size(); ++i) {
+    const auto& [path, sample] = t.files[i];
     TACO_RETURN_IF_ERROR(MakeParents(temp_dir, path, made));
     const std::string dest = temp_dir + "/" + path;
-    if (sample->range_reader() != nullptr) {
+    TACO_ASSIGN_OR_RETURN(std::optional<io::RunBytes> run, runs.Get(i));
+    if (run) {  // read with its neighbours in one run (io/range_runs.h); checked, then written
+      if (sample->range_is_zip_member()) {
+        const uint32_t crc = zip::Crc32(0, run->data.data(), run->data.size());
+        TACO_RETURN_IF_ERROR(CheckCopiedMember(*sample, run->before, crc, path));
+      }
+      TACO_RETURN_IF_ERROR(WriteNewFile(dest, run->data));
+      progress.Add(run->data.size());
+    } else if (sample->range_reader() != nullptr) {
+      uint32_t crc = 0;
       TACO_RETURN_IF_ERROR(
-          CopyRangeToNewFile(*sample->range_reader(), sample->range_offset(), sample->size_bytes(), dest));
+          CopyRangeToNewFile(*sample->range_reader(), sample->range_offset(), sample->size_bytes(), dest,
+                             sample->range_is_zip_member() ? &crc : nullptr));
+      TACO_RETURN_IF_ERROR(CheckCopiedMember(*sample, {}, crc, path));
       progress.Add(sample->size_bytes());
     } else if (sample->file_path().empty()) {
       TACO_RETURN_IF_ERROR(WriteNewFile(dest, sample->bytes()));

@@ -9,7 +9,9 @@
 #include <functional>
 #include <string>
 
+#include "io/range_runs.h"
 #include "model/metadata.h"
+#include "write/rebuild_copy.h"
 #include "table/engine.h"
 #include "taco/model.h"
 #include "taco/status.h"
@@ -42,6 +44,21 @@ struct PreparedTaco {
   std::string collection_json;  // indent 4, UTF-8 (FORMAT §4)
 };
 Result<PreparedTaco> Prepare(const Taco& taco);
+
+// The source range of each FILE member (samples made with Sample::FromRange, as convert and
+// export make them), in member order, for io::RangeRunReader; other samples get no reader.
+// Both writers copy ranged samples by runs: adjacent members of a source in one read, with
+// the local header before each ZIP member (Sample::FromZipMember) for CheckCopiedMember.
+inline std::vector<io::RangeRef> SampleRanges(const std::vector<std::pair<std::string, const Sample*>>& files) {
+  std::vector<io::RangeRef> refs(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    const Sample& s = *files[i].second;
+    if (s.range_reader() != nullptr) {
+      refs[i] = {s.range_reader().get(), s.range_offset(), s.size_bytes(), LeadBytes(s)};
+    }
+  }
+  return refs;
+}
 
 Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine, Progress& progress);
 Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,

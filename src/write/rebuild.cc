@@ -38,7 +38,10 @@ std::string QuoteSql(std::string_view s) {
 // State of one rebuild: the source, where sample bytes come from, column descriptions.
 class Rebuilder {
  public:
-  Rebuilder(const Dataset& source) : source_(source) {
+  Rebuilder(const Dataset& source)
+      : source_(source),
+        zip_members_(source.legacy() == nullptr &&
+                     (source.format() == DatasetFormat::kZip || source.format() == DatasetFormat::kTacocat)) {
     const auto& c = source.collection();
     auto fs = c.find("taco:field_schema");
     if (fs != c.end() && fs->is_object()) {
@@ -179,6 +182,7 @@ class Rebuilder {
   Result<Sample> FileSample(const std::string& id, const std::string& gdal_path, const std::string& where) {
     if (auto sub = ParseVsiSubfile(gdal_path)) {
       TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, Reader(sub->root));
+      if (zip_members_) return Sample::FromZipMember(id, reader, sub->offset, sub->size);
       return Sample::FromRange(id, reader, sub->offset, sub->size);
     }
     if (StartsWith(gdal_path, kSubfilePrefix)) return Status::Corruption("malformed GDAL path '" + gdal_path + "'");
@@ -192,6 +196,9 @@ class Rebuilder {
   }
 
   const Dataset& source_;
+  // The /vsisubfile/ ranges of ZIP and TACOCAT sources are STORE members (CRC-checked when
+  // copied); those of legacy BLOB files are not.
+  const bool zip_members_;
   std::unordered_map<std::string, std::string> descriptions_;
   std::map<std::string, RangeReaderPtr> readers_;
 };

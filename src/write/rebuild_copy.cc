@@ -8,6 +8,8 @@
 #include <cstring>
 
 #include "io/range_stream.h"
+#include "zip/crc32.h"
+#include "zip/stored_member.h"
 
 namespace taco::write {
 namespace {
@@ -28,14 +30,21 @@ Status WriteAll(int fd, const char* data, size_t n, const std::string& dest) {
   return Status::OK();
 }
 
-Status CopyInto(int fd, const RangeReader& reader, uint64_t offset, uint64_t size, const std::string& dest) {
+Status CopyInto(int fd, const RangeReader& reader, uint64_t offset, uint64_t size, const std::string& dest,
+                uint32_t* crc) {
   return io::StreamRange(reader, offset, size,
-                         [&](const char* data, size_t n) { return WriteAll(fd, data, n, dest); }, {kChunk, kWindow});
+                         [&](const char* data, size_t n) {
+                           if (crc != nullptr) *crc = zip::Crc32(*crc, data, n);
+                           return WriteAll(fd, data, n, dest);
+                         },
+                         {kChunk, kWindow});
 }
 
 }  // namespace
 
-Status CopyRangeToNewFile(const RangeReader& reader, uint64_t offset, uint64_t size, const std::string& dest) {
+Status CopyRangeToNewFile(const RangeReader& reader, uint64_t offset, uint64_t size, const std::string& dest,
+                          uint32_t* crc) {
+  if (crc != nullptr) *crc = 0;
   if (offset > reader.size() || size > reader.size() - offset) {
     return Status::InvalidArgument(reader.name() + ": range " + std::to_string(offset) + "+" + std::to_string(size) +
                                    " is outside the source (" + std::to_string(reader.size()) + " bytes)");
@@ -46,10 +55,27 @@ Status CopyRangeToNewFile(const RangeReader& reader, uint64_t offset, uint64_t s
     if (err == EEXIST) return Status::AlreadyExists(dest + ": already exists");
     return Status::IOError(dest + ": cannot create: " + std::strerror(err));
   }
-  Status status = CopyInto(fd, reader, offset, size, dest);
+  Status status = CopyInto(fd, reader, offset, size, dest, crc);
   if (::close(fd) != 0 && status.ok()) status = Status::IOError(dest + ": close failed: " + std::strerror(errno));
   if (!status.ok()) ::unlink(dest.c_str());
   return status;
+}
+
+uint64_t LeadBytes(const Sample& sample) { return sample.range_is_zip_member() ? zip::kLocalHeaderWindow : 0; }
+
+Status CheckCopiedMember(const Sample& sample, std::string_view before, uint32_t crc, const std::string& member) {
+  if (!sample.range_is_zip_member() || sample.range_reader() == nullptr) return Status::OK();
+  const RangeReader& source = *sample.range_reader();
+  const uint64_t offset = sample.range_offset(), size = sample.size_bytes();
+  const std::string what = "sample '" + member + "' (bytes " + std::to_string(offset) + ".." +
+                           std::to_string(offset + size) + " of " + source.name() + ")";
+  Result<zip::LocalHeaderInfo> header = Status::NotFound("no window");
+  if (!before.empty()) header = zip::FindLocalHeader(before, size, {}, what);
+  if (!header.ok() || !header->crc_known) header = zip::ReadLocalHeaderBefore(source, offset, size, what);
+  if (!header.ok()) return header.status();
+  zip::MemberCheck check(*header, what);
+  check.Combine(crc, size);
+  return check.Finish();
 }
 
 }  // namespace taco::write

@@ -1,4 +1,5 @@
 // WriteZip: a TACO ZIP in the upstream member order (FORMAT §1.1, §1.5, §12).
+#include "io/range_runs.h"
 #include "write/metadata_columns.h"
 #include "write/outputs.h"
 #include "zip/zip_writer.h"
@@ -6,13 +7,17 @@
 namespace taco::write {
 namespace {
 
-Status AddSampleData(zip::ZipWriter& zip, const std::string& path, const Sample& sample, MemberRanges& ranges,
-                     Progress& progress) {
+// `run`: the sample's bytes when they were read as part of a run (io/range_runs.h). A ZIP
+// member's CRC is the one the writer computed, checked against the source's local header.
+Status AddSampleData(zip::ZipWriter& zip, const std::string& path, const Sample& sample,
+                     const std::optional<io::RunBytes>& run, MemberRanges& ranges, Progress& progress) {
   Result<zip::MemberInfo> info =
-      sample.range_reader() != nullptr
+      run ? zip.AddBytes(path, run->data)
+      : sample.range_reader() != nullptr
           ? zip.AddRange(path, *sample.range_reader(), sample.range_offset(), sample.size_bytes())
           : (sample.file_path().empty() ? zip.AddBytes(path, sample.bytes()) : zip.AddFile(path, sample.file_path()));
   if (!info.ok()) return info.status();
+  TACO_RETURN_IF_ERROR(CheckCopiedMember(sample, run ? run->before : std::string_view(), info->crc32, path));
   ranges[path] = {info->data_offset, info->size};
   progress.Add(info->size);
   return Status::OK();
@@ -42,8 +47,10 @@ Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, tabl
 
   MemberRanges ranges;
   ranges.reserve(t.files.size() + t.folder_meta.size());
-  for (const auto& [path, sample] : t.files) {
-    TACO_RETURN_IF_ERROR(AddSampleData(*zip, path, *sample, ranges, progress));
+  io::RangeRunReader runs(SampleRanges(t.files), io::RunOptionsFromEnv());
+  for (size_t i = 0; i < t.files.size(); ++i) {
+    TACO_ASSIGN_OR_RETURN(std::optional<io::RunBytes> bytes, runs.Get(i));
+    TACO_RETURN_IF_ERROR(AddSampleData(*zip, t.files[i].first, *t.files[i].second, bytes, ranges, progress));
   }
 
   // Deepest folders first, so every child __meta__ exists before its parent's table.

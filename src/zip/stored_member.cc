@@ -101,6 +101,11 @@ void MemberCheck::Update(std::string_view bytes) {
   seen_ += bytes.size();
 }
 
+void MemberCheck::Combine(uint32_t crc, uint64_t n) {
+  crc_ = Crc32Combine(crc_, crc, n);
+  seen_ += n;
+}
+
 Status MemberCheck::Finish() const {
   if (!header_.crc_known) return Status::OK();
   if (seen_ != header_.size) {

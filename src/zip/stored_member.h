@@ -48,6 +48,8 @@ class MemberCheck {
  public:
   MemberCheck(LocalHeaderInfo header, std::string what) : header_(header), what_(std::move(what)) {}
   void Update(std::string_view bytes);
+  // Adds `n` bytes whose CRC-32 `crc` was computed elsewhere (e.g. by the ZipWriter).
+  void Combine(uint32_t crc, uint64_t n);
   Status Finish() const;
 
  private:

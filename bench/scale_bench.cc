@@ -1,0 +1,289 @@
+// Many small samples (issue 17): the `taco` commands against the tools that copy the same
+// files, timed in one run on one generated tree.
+//
+// Tree: N FOLDER samples × 2 files of 4 KiB of random bytes (N = TACO_SCALE_N, default
+// 10,000; TACO_SCALE_N=100000 is the full size of issue 17). Each command runs once as a
+// child process (no shell); its wall time and peak RSS (wait4's ru_maxrss) are reported with
+// files/s (2N files) and the ratio of its files/s to `cp -r`'s, as a markdown table:
+//   cp -r, tar -cf, zip -0 -r                      (references, on the source tree)
+//   taco create → ZIP and → FOLDER
+//   taco convert ZIP → FOLDER and FOLDER → ZIP
+//   taco export of 10% (--sql: every tenth sample) → ZIP (files/s of the subset's files)
+//   taco validate and unzip -t on the same ZIP
+//   taco convert of the ZIP through nginx on a loopback port (requests and bytes from its
+//   access log; left out when /usr/sbin/nginx is missing or TACO_SCALE_REMOTE=0)
+// The source tree is written first (page cache warm for every command); `sync` runs before
+// each command so that no command pays for the previous one's writeback. Work directory:
+// $TMPDIR/taco-scale-bench-<pid>, removed at the end.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+uint64_t EnvOr(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+[[noreturn]] void Die(const std::string& what) {
+  std::cerr << "scale_bench: " << what << "\n";
+  std::exit(1);
+}
+
+std::string TacoCli() {
+  if (const char* v = std::getenv("TACO_CLI"); v != nullptr && *v != '\0') return v;
+  return TACO_CLI_PATH;
+}
+
+struct Outcome {
+  double seconds = 0;
+  long max_rss_kib = 0;
+};
+
+// Runs argv (in `cwd` when given) with stdout to /dev/null; dies when it fails.
+Outcome Run(const std::vector<std::string>& argv, const std::string& cwd = "") {
+  ::sync();
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) Die("fork failed");
+  if (pid == 0) {
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) _exit(126);
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) ::dup2(null, 1);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (::wait4(pid, &status, 0, &usage) != pid) Die("wait4 failed");
+  Outcome o;
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  o.max_rss_kib = usage.ru_maxrss;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::string cmd;
+    for (const auto& a : argv) cmd += a + " ";
+    Die("command failed (status " + std::to_string(status) + "): " + cmd);
+  }
+  return o;
+}
+
+// N folders s000000.. with a.bin and b.bin of 4 KiB each.
+void MakeTree(const fs::path& root, uint64_t n) {
+  std::mt19937_64 rng(17);
+  std::vector<uint64_t> block(4096 / 8);
+  for (uint64_t i = 0; i < n; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "s%06llu", static_cast<unsigned long long>(i));
+    const fs::path dir = root / name;
+    fs::create_directories(dir);
+    for (const char* f : {"a.bin", "b.bin"}) {
+      for (auto& w : block) w = rng();
+      std::ofstream out(dir / f, std::ios::binary);
+      out.write(reinterpret_cast<const char*>(block.data()), 4096);
+    }
+  }
+}
+
+int FreePort() {
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    Die("no free port");
+  }
+  const int port = ntohs(a.sin_port);
+  ::close(s);
+  return port;
+}
+
+bool Accepts(int port) {
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool ok = ::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(s);
+  return ok;
+}
+
+// nginx serving `root` on a loopback port; log lines are "<status> <body bytes sent>".
+class Nginx {
+ public:
+  Nginx(const fs::path& root, const fs::path& dir) : log_(dir / "access.log") {
+    fs::create_directories(dir / "tmp");
+    port_ = FreePort();
+    const std::string p = dir.string();
+    std::ofstream(dir / "nginx.conf")
+        << "daemon off;\nmaster_process off;\nworker_processes 1;\npid " << p << "/nginx.pid;\nerror_log " << p
+        << "/error.log;\nevents { worker_connections 64; }\nhttp {\n  log_format b '$status $body_bytes_sent';\n"
+        << "  access_log " << log_.string() << " b;\n  client_body_temp_path " << p << "/tmp;\n  proxy_temp_path " << p
+        << "/tmp;\n  fastcgi_temp_path " << p << "/tmp;\n  uwsgi_temp_path " << p << "/tmp;\n  scgi_temp_path " << p
+        << "/tmp;\n  default_type application/octet-stream;\n  server { listen 127.0.0.1:" << port_ << "; root "
+        << root.string() << "; }\n}\n";
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const std::string conf = (dir / "nginx.conf").string();
+      ::execl("/usr/sbin/nginx", "nginx", "-c", conf.c_str(), "-p", p.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 200 && !Accepts(port_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ok_ = Accepts(port_);
+  }
+  ~Nginx() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool ok() const { return ok_; }
+  std::string Url(const std::string& rel) const { return "http://127.0.0.1:" + std::to_string(port_) + "/" + rel; }
+  // {requests, body bytes} logged so far (nginx writes the line after the answer: wait a little).
+  std::pair<uint64_t, uint64_t> Totals() const {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::ifstream in(log_);
+    uint64_t requests = 0, bytes = 0, status = 0, sent = 0;
+    while (in >> status >> sent) {
+      ++requests;
+      bytes += sent;
+    }
+    return {requests, bytes};
+  }
+
+ private:
+  fs::path log_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+  bool ok_ = false;
+};
+
+struct Row {
+  std::string name;
+  Outcome outcome;
+  uint64_t files = 0;  // files the command handles (export: those of the subset)
+  std::string note;
+};
+
+std::string LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+}  // namespace
+
+int main() {
+  const uint64_t n = EnvOr("TACO_SCALE_N", 10000);
+  const uint64_t files = 2 * n;
+  const std::string taco = TacoCli();
+  const fs::path work = fs::temp_directory_path() / ("taco-scale-bench-" + std::to_string(::getpid()));
+  const fs::path src = work / "src";
+  fs::create_directories(src);
+  const std::string load_before = LoadAverage();
+  MakeTree(src, n);
+  std::ofstream(work / "collection.json")
+      << R"({"id": "scale", "dataset_version": "1", "description": "scale benchmark", "licenses": ["CC0-1.0"],)"
+      << R"( "providers": [{"name": "bench"}], "tasks": ["other"]})";
+  const std::string coll = (work / "collection.json").string();
+  const std::string zip = (work / "out.tacozip").string(), folder = (work / "out_folder").string();
+
+  std::vector<Row> rows;
+  auto add = [&](const std::string& name, Outcome o, std::string note = "", uint64_t handled = 0) {
+    rows.push_back({name, o, handled == 0 ? files : handled, std::move(note)});
+    std::fprintf(stderr, "scale_bench: %-34s %8.2f s\n", name.c_str(), o.seconds);
+  };
+  add("`cp -r`", Run({"cp", "-r", src.string(), (work / "cp").string()}));
+  fs::remove_all(work / "cp");
+  add("`tar -cf`", Run({"tar", "-cf", (work / "out.tar").string(), "-C", src.string(), "."}));
+  fs::remove(work / "out.tar");
+  add("`zip -0 -r`", Run({"zip", "-0", "-r", "-q", (work / "plain.zip").string(), "."}, src.string()));
+  fs::remove(work / "plain.zip");
+  add("`taco create` → ZIP", Run({taco, "create", src.string(), zip, "--collection", coll}));
+  add("`taco create` → FOLDER", Run({taco, "create", src.string(), folder, "--collection", coll}));
+  add("`taco convert` ZIP → FOLDER", Run({taco, "convert", zip, (work / "conv_folder").string()}));
+  fs::remove_all(work / "conv_folder");
+  add("`taco convert` FOLDER → ZIP", Run({taco, "convert", folder, (work / "conv.tacozip").string()}));
+  fs::remove(work / "conv.tacozip");
+  add("`taco export` 10% → ZIP",
+      Run({taco, "export", zip, (work / "sub.tacozip").string(), "--sql", "SELECT * FROM data WHERE id LIKE '%0'"}),
+      std::to_string(n / 10) + " samples, " + std::to_string(2 * (n / 10)) + " files", 2 * (n / 10));
+  fs::remove(work / "sub.tacozip");
+  add("`taco validate` (ZIP)", Run({taco, "validate", zip}));
+  add("`unzip -t` (same ZIP)", Run({"unzip", "-tqq", zip}));
+
+  const bool remote = EnvOr("TACO_SCALE_REMOTE", 1) != 0 && fs::exists("/usr/sbin/nginx");
+  std::string remote_note = "left out (TACO_SCALE_REMOTE=0 or no /usr/sbin/nginx)";
+  if (remote) {
+    Nginx nginx(work, work / "nginx");
+    if (nginx.ok()) {
+      const auto before = nginx.Totals();
+      Outcome o = Run({taco, "--no-cache", "convert", nginx.Url("out.tacozip"), (work / "remote_folder").string()});
+      const auto after = nginx.Totals();
+      const uint64_t requests = after.first - before.first, bytes = after.second - before.second;
+      char note[160];
+      std::snprintf(note, sizeof note, "%llu requests, %.1f MiB", static_cast<unsigned long long>(requests),
+                    static_cast<double>(bytes) / (1 << 20));
+      add("remote `taco convert` (nginx) → FOLDER", o, note);
+      remote_note.clear();
+    } else {
+      remote_note = "left out: nginx did not start";
+    }
+  }
+  const std::string load_after = LoadAverage();
+  fs::remove_all(work);
+
+  const double cp_rate = static_cast<double>(files) / rows.front().outcome.seconds;
+  std::printf("\n### scale_bench: %llu samples × 2 files of 4 KiB (%llu files, %.1f MiB)\n\n",
+              static_cast<unsigned long long>(n), static_cast<unsigned long long>(files),
+              static_cast<double>(files * 4096) / (1 << 20));
+  std::printf("load average before: %s, after: %s; %u cores\n\n", load_before.c_str(), load_after.c_str(),
+              std::thread::hardware_concurrency());
+  std::printf("| command | seconds | files/s | × `cp -r` files/s | peak RSS MiB | note |\n");
+  std::printf("|---|---:|---:|---:|---:|---|\n");
+  for (const Row& r : rows) {
+    const double rate = static_cast<double>(r.files) / r.outcome.seconds;
+    std::printf("| %s | %.2f | %.0f | %.2f | %.1f | %s |\n", r.name.c_str(), r.outcome.seconds, rate, rate / cp_rate,
+                static_cast<double>(r.outcome.max_rss_kib) / 1024, r.note.c_str());
+  }
+  if (!remote_note.empty()) std::printf("\nremote convert: %s\n", remote_note.c_str());
+  // Goals of issue 17, as ratios of this run.
+  auto seconds = [&](const std::string& prefix) {
+    for (const Row& r : rows) {
+      if (r.name.rfind(prefix, 0) == 0) return r.outcome.seconds;
+    }
+    return 0.0;
+  };
+  std::printf("\ncreate ZIP vs tar -cf: %.2f× its files/s; vs zip -0 -r: %.2f×; validate / unzip -t time: %.2f\n",
+              seconds("`tar") / seconds("`taco create` → ZIP"), seconds("`zip") / seconds("`taco create` → ZIP"),
+              seconds("`taco validate`") / seconds("`unzip -t`"));
+  return 0;
+}
