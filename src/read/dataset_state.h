@@ -13,6 +13,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -32,6 +34,26 @@ inline constexpr std::string_view kParentId = "internal:parent_id";
 inline constexpr std::string_view kSourceFile = "internal:source_file";
 inline constexpr std::string_view kSourcePath = "internal:source_path";
 inline constexpr std::string_view kInternalPrefix = "internal:";
+
+// Relation name (lower case) → the stored levels its rows come from. Safe for concurrent
+// use: Sql() on one dataset runs from many threads and registers the views it returns.
+class TrustedRelations {
+ public:
+  void Add(std::string name, std::set<int> levels) {
+    std::lock_guard<std::mutex> lock(mu_);
+    map_[std::move(name)] = std::move(levels);
+  }
+  std::optional<std::set<int>> Find(const std::string& name) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(name);
+    if (it == map_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::set<int>> map_;
+};
 
 struct Dataset::State {
   DatasetFormat format = DatasetFormat::kZip;
@@ -54,7 +76,7 @@ struct Dataset::State {
   // Relations whose internal:* values are genuine (lower-case name → the stored levels
   // their rows come from): the level views, data, data_raw and every view a Dataset
   // returned (read/protected_columns.h).
-  std::map<std::string, std::set<int>> trusted;
+  TrustedRelations trusted;
   // A concat of datasets: ids are local to each source, so joins also match
   // internal:source_path (FORMAT §6.10).
   bool concatenated = false;

@@ -93,7 +93,7 @@ std::string PassThroughBase(Dataset::State& s, const std::string& query) {
   const std::string catalog = Lower(StringOf(Member(*from, "catalog_name")));
   if (!(schema.empty() || schema == "main") || !(catalog.empty() || catalog == "temp" || catalog == "memory")) return "";
   const std::string table = Lower(StringOf(Member(*from, "table_name")));
-  if (s.trusted.count(table) == 0) return "";
+  if (!s.trusted.Find(table)) return "";
   const json* list = Member(*node, "select_list");
   if (list == nullptr || !list->is_array()) return "";
   for (const json& e : *list) {
@@ -105,7 +105,7 @@ std::string PassThroughBase(Dataset::State& s, const std::string& query) {
 }  // namespace
 
 void TrustRelation(Dataset::State& s, const std::string& name, std::set<int> levels) {
-  s.trusted[Lower(name)] = std::move(levels);
+  s.trusted.Add(Lower(name), std::move(levels));
 }
 
 Result<std::string> ProtectedQuery(Dataset::State& s, const std::string& query, std::set<int>* levels) {
@@ -117,8 +117,7 @@ Result<std::string> ProtectedQuery(Dataset::State& s, const std::string& query, 
   // The stored levels the rows can come from: those of every trusted relation named.
   levels->clear();
   for (const std::string& word : Identifiers(query)) {
-    auto it = s.trusted.find(word);
-    if (it != s.trusted.end()) levels->insert(it->second.begin(), it->second.end());
+    if (std::optional<std::set<int>> found = s.trusted.Find(word)) levels->insert(found->begin(), found->end());
   }
   const std::string select = "SELECT * FROM " + inner;
   std::vector<const Column*> guarded, keys;
@@ -128,7 +127,7 @@ Result<std::string> ProtectedQuery(Dataset::State& s, const std::string& query, 
   }
   if (guarded.empty()) return select;
   if (std::string base = PassThroughBase(s, query); !base.empty()) {
-    *levels = s.trusted[base];
+    *levels = s.trusted.Find(base).value_or(std::set<int>{});
     return select;
   }
 

@@ -174,8 +174,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Derive(const std::string& select_sql,
   }
   // Rows of a derived view come from the levels its source's rows come from (Sql() narrows
   // or widens this afterwards).
-  auto parent = state_->trusted.find(view_);
-  const std::set<int> levels = parent != state_->trusted.end() ? parent->second : std::set<int>{0};
+  const std::set<int> levels = state_->trusted.Find(view_).value_or(std::set<int>{0});
   read::TrustRelation(*state_, name, levels);
   read::TrustRelation(*state_, data_view, levels);
   return std::unique_ptr<Dataset>(new Dataset(state_, name, data_view, std::move(context)));
