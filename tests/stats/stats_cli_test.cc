@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/cli_expect.h"
 #include "support/paths.h"
 
 namespace taco::testing {
@@ -16,14 +17,6 @@ nlohmann::json Json(const CommandResult& r) {
   EXPECT_EQ(r.err, "");
   if (r.exit_code != 0) return nullptr;
   return nlohmann::json::parse(r.out);
-}
-
-void ExpectError(const CommandResult& r, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err.rfind("taco: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
 }
 
 const std::string kFlat = "/zip/flat/flat.tacozip";
@@ -87,14 +80,14 @@ TEST(StatsCommand, TableOutput) {
 TEST(StatsCommand, Errors) {
   const std::string flat = ShellQuote(UpstreamFixtures() + kFlat);
   const std::string nested = ShellQuote(UpstreamFixtures() + "/folder/nested");
-  ExpectError(RunTaco("stats " + flat + " --band 99"), "out of range");
-  ExpectError(RunTaco("stats " + flat + " --band 0,1,99 --json"), "out of range");
-  ExpectError(RunTaco("stats " + flat + " --band 0 --level 99"), "does not exist");
-  ExpectError(RunTaco("stats " + flat + " --band x"), "--band");
-  ExpectError(RunTaco("stats " + nested + " --band 0"), "does not contain statistics");
-  ExpectError(RunTaco("stats " + nested + " --band 0 --level 1"), "id is required for level > 0");
-  ExpectError(RunTaco("stats " + nested + " --band 0 --level 1 --id asia"), "ragged");
-  ExpectError(RunTaco("stats " + ShellQuote(UpstreamFixtures() + "/nope.tacozip") + " --band 0"), "nope.tacozip");
+  ExpectOneLineError(RunTaco("stats " + flat + " --band 99"), "out of range");
+  ExpectOneLineError(RunTaco("stats " + flat + " --band 0,1,99 --json"), "out of range");
+  ExpectOneLineError(RunTaco("stats " + flat + " --band 0 --level 99"), "does not exist");
+  ExpectOneLineError(RunTaco("stats " + flat + " --band x"), "--band");
+  ExpectOneLineError(RunTaco("stats " + nested + " --band 0"), "does not contain statistics");
+  ExpectOneLineError(RunTaco("stats " + nested + " --band 0 --level 1"), "id is required for level > 0");
+  ExpectOneLineError(RunTaco("stats " + nested + " --band 0 --level 1 --id asia"), "ragged");
+  ExpectOneLineError(RunTaco("stats " + ShellQuote(UpstreamFixtures() + "/nope.tacozip") + " --band 0"), "nope.tacozip");
 }
 
 }  // namespace

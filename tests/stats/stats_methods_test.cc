@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ext/raster_fixture.h"
+#include "support/cli_expect.h"
 #include "support/paths.h"
 
 namespace taco::testing {
@@ -117,14 +118,6 @@ nlohmann::json Json(const CommandResult& r) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   if (r.exit_code != 0) return nlohmann::json::object();
   return nlohmann::json::parse(r.out);
-}
-
-void ExpectError(const CommandResult& r, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err.rfind("taco: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
 }
 
 double At(const nlohmann::json& j, const char* key, size_t band) { return j.at(key).at(band).get<double>(); }
@@ -278,7 +271,7 @@ TEST_F(StatsMethods, SqlBboxAndDatetimeSelectTheRows) {
   nlohmann::json both = Json(RunTaco(Stats("--json --bbox -0.5,9,9.5,11 --sql \"SELECT * FROM data WHERE id >= 's05'\"")));
   EXPECT_EQ(both.value("samples", 0), 5);
   ExpectRel(At(both, "mean", 1), TruthOver(5, 10)[1].mean, 1e-5, "mean of s05..s09");
-  ExpectError(RunTaco(Stats("--bbox 1,2,3")), "--bbox");
+  ExpectOneLineError(RunTaco(Stats("--bbox 1,2,3")), "--bbox");
 }
 
 TEST_F(StatsMethods, SeveralPathsAreOneDataset) {
@@ -293,10 +286,10 @@ TEST_F(StatsMethods, SeveralPathsAreOneDataset) {
 }
 
 TEST_F(StatsMethods, Errors) {
-  ExpectError(RunTaco(Stats("--method sometimes")), "--method: statistics method 'sometimes' is not one of");
-  ExpectError(RunTaco(Stats("--exact --method pooled")), "--exact and --method pooled disagree");
-  ExpectError(RunTaco(Stats("--file s01.tif")), "needs a level > 0");
-  ExpectError(RunTaco("stats " + ShellQuote(path_) + " --band 2 --exact"), "Band 2 out of range");
+  ExpectOneLineError(RunTaco(Stats("--method sometimes")), "--method: statistics method 'sometimes' is not one of");
+  ExpectOneLineError(RunTaco(Stats("--exact --method pooled")), "--exact and --method pooled disagree");
+  ExpectOneLineError(RunTaco(Stats("--file s01.tif")), "needs a level > 0");
+  ExpectOneLineError(RunTaco("stats " + ShellQuote(path_) + " --band 2 --exact"), "Band 2 out of range");
 }
 
 // tile_0..tile_5 (level 0 FOLDERs) each with image.tif and mask.tif (level 1).
@@ -345,8 +338,8 @@ TEST(StatsPerFile, OneChildFileUnderEveryRow) {
   EXPECT_EQ(one.value("samples", 0), 1);
   nlohmann::json children = Json(RunTaco("stats " + p + " --band 0 --level 1 --id tile_4 --json"));
   EXPECT_EQ(children.value("samples", 0), 2);  // --id alone: both children
-  ExpectError(RunTaco("stats " + p + " --band 0 --level 1"), "id is required for level > 0");
-  ExpectError(RunTaco("stats " + p + " --band 0 --level 1 --file nothing.tif"), "no rows with statistics");
+  ExpectOneLineError(RunTaco("stats " + p + " --band 0 --level 1"), "id is required for level > 0");
+  ExpectOneLineError(RunTaco("stats " + p + " --band 0 --level 1 --file nothing.tif"), "no rows with statistics");
 }
 
 TEST(StatsPerFile, ConcatKeepsEachSourcesChildren) {
