@@ -23,6 +23,17 @@ std::string Amount(uint64_t n, ProgressBar::Unit unit) {
 
 }  // namespace
 
+std::string ClockText(double seconds) {
+  const long total = seconds < 0 ? 0 : static_cast<long>(seconds + 0.5);
+  char buf[32];
+  if (total >= 3600) {
+    std::snprintf(buf, sizeof(buf), "%ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%ld:%02ld", total / 60, total % 60);
+  }
+  return buf;
+}
+
 bool ProgressEnabled(const Context& ctx) { return !ctx.global.quiet && ::isatty(STDERR_FILENO) == 1; }
 
 ProgressBar::ProgressBar(std::string label, Unit unit, bool enabled)
@@ -56,8 +67,19 @@ void ProgressBar::Draw() {
   const int filled = percent * kBarWidth / 100;
   std::string bar(static_cast<size_t>(filled), '#');
   bar.append(static_cast<size_t>(kBarWidth - filled), ' ');
-  std::fprintf(stderr, "\r%s [%s] %3d%% %s / %s\033[K", label_.c_str(), bar.c_str(), percent,
-               Amount(done_, unit_).c_str(), Amount(total_, unit_).c_str());
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::string timing;
+  if (elapsed >= 0.5 && done_ > 0) {
+    const double rate = static_cast<double>(done_) / elapsed;
+    timing = "  " + Amount(static_cast<uint64_t>(rate), unit_) + "/s";
+    if (finished_) {
+      timing += "  in " + ClockText(elapsed);
+    } else if (total_ > done_) {
+      timing += "  ETA " + ClockText(static_cast<double>(total_ - done_) / rate);
+    }
+  }
+  std::fprintf(stderr, "\r%s [%s] %3d%% %s / %s%s\033[K", label_.c_str(), bar.c_str(), percent,
+               Amount(done_, unit_).c_str(), Amount(total_, unit_).c_str(), timing.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }
