@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "taco/validate.h"
 
 namespace taco::cli {
@@ -24,11 +25,15 @@ struct ValidateArgs {
   bool fast = false;
 };
 
-int RunValidate(const ValidateArgs& args) {
+int RunValidate(const ValidateArgs& args, const Context& ctx) {
   ValidateOptions options;
   options.tiff_profile = args.tiff_profile;
   options.check_data = !args.fast;
+  // On a terminal: the member-crc pass (every byte of a ZIP read once) as a bar.
+  ProgressBar bar("checking", ProgressBar::Unit::kBytes, ProgressEnabled(ctx));
+  options.progress = [&bar](uint64_t done, uint64_t total) { bar.Update(done, total); };
   auto report = Validate(args.path, options);
+  bar.Finish();
   if (!report.ok()) return ReportError(report.status());
   const ValidationReport& r = *report;
   if (args.json) {
@@ -81,7 +86,7 @@ void AddValidateCommand(CLI::App& app, Context& ctx) {
                 "ZSTD, TILE interleave, no overviews)");
   cmd->add_flag("--fast", args->fast,
                 "Check the metadata only: skip reading every ZIP member to check its CRC-32 (member-crc)");
-  cmd->callback([args, &ctx] { ctx.exit_code = RunValidate(*args); });
+  cmd->callback([args, &ctx] { ctx.exit_code = RunValidate(*args, ctx); });
 }
 
 static const CommandRegistration kRegistered(100, &AddValidateCommand);

@@ -95,6 +95,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,9 @@ struct ValidateOptions {
   // ZIP: read every member's bytes once and check its CRC-32 (member-crc). False (`taco
   // validate --fast`) reads only metadata.
   bool check_data = true;
+  // Called while the member data is read for member-crc (ZIP, check_data): bytes checked so
+  // far and in all. Optional.
+  std::function<void(uint64_t done, uint64_t total)> progress;
 };
 
 Result<ValidationReport> Validate(const std::string& path, const ValidateOptions& options = {});

@@ -12,6 +12,7 @@
 #define TACO_VALIDATE_CHECKS_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -74,7 +75,8 @@ ZipHeaderInfo CheckZipStructure(const ZipContainer& zip, Reporter& rep);
 // member-crc: every STORE member's data against its central-directory and local CRC-32
 // (reads every byte of the ZIP once; crc_checks.cc).
 // `skip_header`: the TACO_HEADER entry is left out (its content was reported already).
-void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep);
+void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep,
+                     const std::function<void(uint64_t done, uint64_t total)>& progress = {});
 
 void CheckHeaderPairs(const ZipContainer& zip, const ZipHeaderInfo& header, int level_members, Reporter& rep);
 

@@ -57,15 +57,20 @@ class BlockReader {
 
 }  // namespace
 
-void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep) {
+void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep,
+                     const std::function<void(uint64_t done, uint64_t total)>& progress) {
   std::vector<const zip::ZipEntry*> order;
   for (const zip::ZipEntry& e : zip.entries()) {
     if (skip_header && e.lfh_offset == 0) continue;
     if (e.method == 0 && e.compressed_size == e.uncompressed_size) order.push_back(&e);  // else zip-store
   }
   std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->lfh_offset < b->lfh_offset; });
+  uint64_t total = 0, done = 0;
+  for (const zip::ZipEntry* e : order) total += e->compressed_size;
   BlockReader blocks(*zip.reader());
   for (const zip::ZipEntry* e : order) {
+    if (progress) progress(done, total);
+    done += e->compressed_size;
     std::string lfh;
     Status st = blocks.Visit(e->lfh_offset, zip::kLocalHeaderSize, [&](std::string_view p) { lfh.append(p); });
     uint32_t crc = 0;
@@ -89,6 +94,7 @@ void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep) {
               Hex32(e->crc32) + " as in the central directory and the data");
     }
   }
+  if (progress) progress(done, total);
 }
 
 }  // namespace taco::validate

@@ -106,7 +106,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   if (header && options.check_data) {
     // A header already reported as wrong is not reported a second time for its CRC.
     const bool header_reported = rep.count("zip-header") + rep.count("header-pairs") > 0;
-    CheckMemberCrcs(static_cast<const ZipContainer&>(*container), header_reported, rep);
+    CheckMemberCrcs(static_cast<const ZipContainer&>(*container), header_reported, rep, options.progress);
   }
   std::optional<nlohmann::ordered_json> collection = LoadCollection(*container, rep);
 

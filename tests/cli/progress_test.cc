@@ -41,6 +41,20 @@ TEST(Progress, CreateDrawsABarOnATerminal) {
   EXPECT_NE(r.out.find("KiB"), std::string::npos) << r.out;
 }
 
+TEST(Progress, ValidateDrawsTheCrcPassOnATerminal) {
+  SmallTree tree;
+  const std::string out = tree.dir / "v.tacozip";
+  ASSERT_EQ(RunTaco(tree.CreateArgs(out)).exit_code, 0);
+  CommandResult r = RunOnTerminal("validate " + ShellQuote(out));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("checking ["), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("100%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("valid"), std::string::npos) << r.out;
+  CommandResult fast = RunOnTerminal("validate --fast " + ShellQuote(out));
+  ASSERT_EQ(fast.exit_code, 0) << fast.out << fast.err;
+  EXPECT_EQ(fast.out.find("checking ["), std::string::npos) << fast.out;
+}
+
 TEST(Progress, NothingWithoutATerminalOrWithQuiet) {
   SmallTree tree;
   CommandResult plain = RunTaco(tree.CreateArgs(tree.dir / "a.tacozip"));
@@ -49,6 +63,9 @@ TEST(Progress, NothingWithoutATerminalOrWithQuiet) {
   CommandResult quiet = RunOnTerminal("-q " + tree.CreateArgs(tree.dir / "b.tacozip"));
   ASSERT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
   EXPECT_EQ(quiet.out.find("writing ["), std::string::npos) << quiet.out;
+  CommandResult validate = RunTaco("validate " + ShellQuote(tree.dir / "a.tacozip"));
+  ASSERT_EQ(validate.exit_code, 0) << validate.err;
+  EXPECT_EQ(validate.err, "");
 }
 
 }  // namespace
