@@ -203,6 +203,21 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
   return plan;
 }
 
+// What to do about rows whose statistics differ in shape: widths of 9 are continuous
+// statistics, others class probabilities (include/taco/stats.h).
+std::string RaggedHint(const StatsQuery& q, size_t width_a, size_t width_b) {
+  constexpr size_t kContinuous = 9;
+  if ((width_a == kContinuous) != (width_b == kContinuous)) {
+    return " (mixed continuous/categorical" +
+           std::string(q.level > 0 && !q.file ? "; choose one child file with --file NAME (Python: file=))" : ")");
+  }
+  if (width_a != kContinuous && width_b != kContinuous) {
+    return " (categorical files with different class lists: write them with one class list, "
+           "`taco create --classes V,V,...`)";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string StatsWhere(const Dataset& ds, const StatsQuery& q) {
@@ -257,10 +272,7 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
       return Status::InvalidArgument(where + ": statistics are ragged: one row has " + std::to_string(out.bands) +
                                      " bands of " + std::to_string(out.width) + " values, another " +
                                      std::to_string(bands.size()) + " bands of " + std::to_string(width) +
-                                     " values (mixed continuous/categorical?); cannot aggregate them" +
-                                     (q.level > 0 && !q.file
-                                          ? std::string("; choose one child file with --file NAME (Python: file=)")
-                                          : std::string()));
+                                     " values; cannot aggregate them" + RaggedHint(q, out.width, width));
     }
     out.rows.push_back(std::move(bands));
     const std::optional<double> pixels = PixelsOf(shapes.values[r]);

@@ -402,5 +402,23 @@ TEST(StatsCategorical, ClassValuesAreNamedWhenKnown) {
   EXPECT_NE(utext.out.find("0     0      ?"), std::string::npos) << utext.out;
 }
 
+TEST(StatsCategorical, FilesWithDifferentClassListsPointAtClasses) {
+  TempDir dir;
+  fs::create_directories(dir / "src");
+  RasterSpec spec;
+  spec.type = GDT_Byte;
+  spec.bands = {{1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0}};  // classes 0, 1, 3
+  WriteRaster(dir / "src/a.tif", spec);
+  spec.bands = {{3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}};  // classes 1, 3
+  WriteRaster(dir / "src/b.tif", spec);
+  WriteFile(dir / "c.json", kCollection);
+  const std::string out = dir / "per_file.tacozip";
+  ASSERT_EQ(RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(out) + " --collection " +
+                    ShellQuote(dir / "c.json") + " --ext stats-categorical")
+                .exit_code,
+            0);
+  ExpectOneLineError(RunTaco("stats " + ShellQuote(out) + " --band 0"), "taco create --classes");
+}
+
 }  // namespace
 }  // namespace taco::testing
