@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "table/engine.h"
+#include "table/parquet_writer.h"
 #include "write/metadata_columns.h"
 #include "write/outputs.h"
 #include "zip/crc32.h"
@@ -234,7 +235,7 @@ Status RewriteZipMetadataInPlace(const std::string& path, const Taco& taco,
   for (const auto& [folder, meta_table] : prepared.tables.folder_meta) {
     Table meta = meta_table;
     TACO_RETURN_IF_ERROR(write::AddOffsetColumns(meta, ChildPaths(folder, meta), ranges));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, engine->ToParquet(meta, {write::kMetaZstd, 65536, {}}));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::SmallTableToParquet(*engine, meta, {write::kMetaZstd, 65536, {}}));
     const std::string member = folder + "__meta__";
     TACO_ASSIGN_OR_RETURN(uint64_t at, zip.Member(member, parquet, entries));
     ranges[member] = {at, parquet.size()};

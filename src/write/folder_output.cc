@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "io/range_runs.h"
+#include "table/parquet_writer.h"
 #include "util/file_copy.h"
 #include "write/outputs.h"
 #include "write/rebuild_copy.h"
@@ -67,7 +68,7 @@ Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, ta
   for (const auto& [folder, meta] : t.folder_meta) {
     const std::string member = folder + "__meta__";
     TACO_RETURN_IF_ERROR(MakeParents(temp_dir, member, made));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, engine.ToParquet(meta, {kMetaZstd, 65536}));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::SmallTableToParquet(engine, meta, {kMetaZstd, 65536}));
     TACO_RETURN_IF_ERROR(WriteNewFile(temp_dir + "/" + member, parquet));
   }
 

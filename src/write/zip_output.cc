@@ -1,5 +1,6 @@
 // WriteZip: a TACO ZIP in the upstream member order (FORMAT §1.1, §1.5, §12).
 #include "io/range_runs.h"
+#include "table/parquet_writer.h"
 #include "write/metadata_columns.h"
 #include "write/outputs.h"
 #include "zip/zip_writer.h"
@@ -57,7 +58,7 @@ Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, tabl
   for (const auto& [folder, meta_table] : t.folder_meta) {
     Table meta = meta_table;
     TACO_RETURN_IF_ERROR(AddOffsetColumns(meta, ChildPaths(folder, meta), ranges));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, engine.ToParquet(meta, {kMetaZstd, 65536}));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::SmallTableToParquet(engine, meta, {kMetaZstd, 65536}));
     const std::string member = folder + "__meta__";
     TACO_ASSIGN_OR_RETURN(zip::MemberInfo info, zip->AddBytes(member, parquet));
     ranges[member] = {info.data_offset, info.size};
