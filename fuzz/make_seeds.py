@@ -7,6 +7,7 @@ Seeds come from the upstream fixtures and from our own writer (`taco create`, `t
 --single-file`), plus small hand-made inputs for the text parsers. WKB seeds need GDAL's
 Python bindings (Debian python3-gdal). Existing files are overwritten, others kept.
 """
+import io
 import json
 import os
 import shutil
@@ -58,11 +59,10 @@ for i in range(3):
         f.write(bytes([i]) * 7)
 subprocess.run([taco, "create", files, os.path.join(work, "p1", "files.tacozip"), "--collection",
                 os.path.join(work, "c.json")], check=True)
-subprocess.run([taco, "tacocat", os.path.join(work, "p1", "files.tacozip"), "-o", os.path.join(work, "cat"),
-                "--single-file"], check=True)
+subprocess.run([taco, "tacocat", os.path.join(work, "p1", "files.tacozip"), "--single-file"], check=True)
 ours_nested = read(os.path.join(work, "nested.tacozip"))
 ours_files = read(os.path.join(work, "p1", "files.tacozip"))
-tacocat = read(os.path.join(work, "cat", "__TACOCAT__"))
+tacocat = read(os.path.join(work, "p1", "__TACOCAT__"))
 
 # ---- ZIP structures ----------------------------------------------------------------------
 def zip64_small():
@@ -86,6 +86,14 @@ for name, data in (("flat.tacozip", flat), ("nested.tacozip", nested), ("ours_ne
     put("zip_directory", name, data)
     put("dataset_zip", name, data)
 put("zip_directory", "zip64_forced.zip", zip64_small())
+
+# ---- Parquet: every Parquet member of the upstream ZIPs and of ours (levels, __meta__) -----
+for label, data in (("up_flat", flat), ("up_nested", nested), ("ours_nested", ours_nested)):
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        for info in z.infolist():
+            member = z.read(info.filename)
+            if member[:4] == b"PAR1":
+                put("parquet_decode", label + "_" + info.filename.replace("/", "_"), member)
 put("zip_directory", "empty.zip", b"PK\x05\x06" + b"\0" * 18)
 ghost = bytearray(flat[:157])
 put("taco_header", "short.bin", bytes(ghost[:100]))

@@ -22,7 +22,7 @@ registry="${NPM_REGISTRY:-https://registry.npmjs.org}"
 
 apt_packages=(
   cmake ninja-build g++ pkg-config
-  libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev zlib1g-dev libzstd-dev
+  libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   unzip zip curl libcurl4-gnutls-dev ca-certificates python3-gdal python3-numpy nginx-light
   # taco publish tests: headless browser, XSD validation; the Python venv (taco_cpp, tests)

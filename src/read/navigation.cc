@@ -11,6 +11,7 @@
 #include "read/sample_bytes.h"
 #include "util/limits.h"
 #include "table/engine.h"
+#include "table/parquet_reader.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
 
@@ -116,7 +117,7 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
     TACO_ASSIGN_OR_RETURN(children, s.children_of(row, level));
   } else {
     TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path));
-    TACO_ASSIGN_OR_RETURN(children, s.engine->ReadParquet(MemoryReader(std::move(bytes), meta_path), util::kMaxFolderChildren));
+    TACO_ASSIGN_OR_RETURN(children, table::ReadSmallParquet(*s.engine, std::move(bytes), meta_path, util::kMaxFolderChildren));
   }
   if (children.FindColumn("id") < 0 || children.FindColumn("type") < 0) {
     return Status::Corruption(meta_path + ": __meta__ has no id/type columns");

@@ -1,131 +1,66 @@
-// WriteFlatParquet: Parquet bytes built directly (Thrift compact protocol metadata, PLAIN
+// EncodeParquet: Parquet bytes built directly (Thrift compact protocol metadata, PLAIN
 // pages, ZSTD), for the many small tables of a dataset (see parquet_writer.h).
 #include "table/parquet_writer.h"
-
-#include <zstd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
 
+#include "table/engine_zstd.h"
+#include "table/parquet_levels.h"
+#include "table/thrift_compact.h"
+#include "zip/crc32.h"
+
 namespace taco::table {
 namespace {
 
-// Thrift compact protocol type codes (fields and list elements).
-enum : uint8_t { kTrue = 1, kFalse = 2, kI32 = 5, kI64 = 6, kBinary = 8, kList = 9, kStruct = 12 };
-// Parquet enums (parquet.thrift).
-enum : int32_t { kBoolean = 0, kInt32 = 1, kInt64 = 2, kFloat = 4, kDouble = 5, kByteArray = 6 };
-enum : int32_t { kPlain = 0, kRle = 3 };
-constexpr int32_t kOptional = 1;
-constexpr int32_t kConvertedUtf8 = 0, kConvertedTimestampMicros = 10;
-constexpr int32_t kCodecZstd = 6;
-constexpr int32_t kDataPage = 0;
+using namespace parquet;  // NOLINT: the format's enums
+using thrift::CompactWriter;
 
-// Writes one Thrift compact-protocol message. Field ids within a struct must be written in
-// ascending order (the short form encodes the delta from the previous id).
-class CompactWriter {
- public:
-  std::string& out() { return out_; }
-
-  void I32(int16_t id, int32_t v) {
-    Field(id, kI32);
-    Varint(ZigZag(v));
-  }
-  void I64(int16_t id, int64_t v) {
-    Field(id, kI64);
-    Varint(ZigZag(v));
-  }
-  void Bool(int16_t id, bool v) { Field(id, v ? kTrue : kFalse); }
-  void Bytes(int16_t id, std::string_view s) {
-    Field(id, kBinary);
-    RawBytes(s);
-  }
-  void BeginStruct(int16_t id) {
-    Field(id, kStruct);
-    last_.push_back(0);
-  }
-  void EndStruct() {
-    out_.push_back('\0');
-    last_.pop_back();
-  }
-  void BeginList(int16_t id, uint8_t element_type, size_t size) {
-    Field(id, kList);
-    if (size < 15) {
-      out_.push_back(static_cast<char>((size << 4) | element_type));
-    } else {
-      out_.push_back(static_cast<char>(0xF0 | element_type));
-      Varint(size);
-    }
-  }
-  // Elements of a list.
-  void ElementI32(int32_t v) { Varint(ZigZag(v)); }
-  void ElementBytes(std::string_view s) { RawBytes(s); }
-  void BeginElementStruct() { last_.push_back(0); }
-  // The stop byte of the outermost struct (the message itself).
-  void EndMessage() { out_.push_back('\0'); }
-
- private:
-  static uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
-
-  void Varint(uint64_t v) {
-    while (v >= 0x80) {
-      out_.push_back(static_cast<char>((v & 0x7F) | 0x80));
-      v >>= 7;
-    }
-    out_.push_back(static_cast<char>(v));
-  }
-  void RawBytes(std::string_view s) {
-    Varint(s.size());
-    out_.append(s);
-  }
-  void Field(int16_t id, uint8_t type) {
-    const int delta = id - last_.back();
-    if (delta > 0 && delta <= 15) {
-      out_.push_back(static_cast<char>((delta << 4) | type));
-    } else {
-      out_.push_back(static_cast<char>(type));
-      Varint(ZigZag(id));
-    }
-    last_.back() = id;
-  }
-
-  std::string out_;
-  std::vector<int16_t> last_{0};
-};
-
-template <typename T>
-void AppendLittleEndian(std::string& out, T v) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &v, sizeof(T));  // x86-64 and aarch64 are little-endian
-  out.append(bytes, sizeof(T));
-}
-
-struct PhysicalType {
-  int32_t type;
+// A column: its list nesting and its leaf type, with the leaf's physical annotation.
+struct Layout {
+  ListShape shape;
+  TypeId leaf = TypeId::kNull;
+  int32_t physical = kInt32;
   std::optional<int32_t> converted;
   enum class Logical { kNone, kString, kTimestampMicros } logical = Logical::kNone;
 };
 
-std::optional<PhysicalType> PhysicalFor(const DataType& t) {
-  switch (t.id) {
+std::optional<Layout> LayoutOf(const DataType& type) {
+  Layout l;
+  const DataType* t = &type;
+  while (t->id == TypeId::kList) {
+    if (l.shape.depth() == kMaxListDepth) return std::nullopt;
+    l.shape.list_optional.push_back(true);
+    t = &t->item();
+  }
+  l.leaf = t->id;
+  switch (t->id) {
     case TypeId::kNull:
-    case TypeId::kInt32: return PhysicalType{kInt32, std::nullopt};
-    case TypeId::kBool: return PhysicalType{kBoolean, std::nullopt};
-    case TypeId::kInt64: return PhysicalType{kInt64, std::nullopt};
-    case TypeId::kFloat: return PhysicalType{kFloat, std::nullopt};
-    case TypeId::kDouble: return PhysicalType{kDouble, std::nullopt};
-    case TypeId::kString: return PhysicalType{kByteArray, kConvertedUtf8, PhysicalType::Logical::kString};
-    case TypeId::kBinary: return PhysicalType{kByteArray, std::nullopt};
+    case TypeId::kInt32: l.physical = kInt32; break;
+    case TypeId::kBool: l.physical = kBoolean; break;
+    case TypeId::kInt64: l.physical = kInt64; break;
+    case TypeId::kFloat: l.physical = kFloat; break;
+    case TypeId::kDouble: l.physical = kDouble; break;
+    case TypeId::kString:
+      l.physical = kByteArray;
+      l.converted = kConvertedUtf8;
+      l.logical = Layout::Logical::kString;
+      break;
+    case TypeId::kBinary: l.physical = kByteArray; break;
     case TypeId::kTimestampUs:
-      return PhysicalType{kInt64, kConvertedTimestampMicros, PhysicalType::Logical::kTimestampMicros};
+      l.physical = kInt64;
+      l.converted = kConvertedTimestampMicros;
+      l.logical = Layout::Logical::kTimestampMicros;
+      break;
     case TypeId::kList:
     case TypeId::kStruct: return std::nullopt;
   }
-  return std::nullopt;
+  return l;
 }
 
-// True when `v` (not null) holds the alternative of column type `t`.
+// True when `v` (a non-null leaf) holds the alternative of leaf type `t`.
 bool Matches(TypeId t, const Value& v) {
   switch (t) {
     case TypeId::kBool: return v.is<bool>();
@@ -140,97 +75,35 @@ bool Matches(TypeId t, const Value& v) {
   }
 }
 
-// Definition levels of rows [begin, end) (max level 1), RLE/bit-packed hybrid with the data
-// page v1 4-byte length prefix: one RLE run when all rows agree, else bit-packed groups of 8.
-void AppendDefinitionLevels(std::string& out, const std::vector<Value>& values, size_t begin, size_t end) {
-  std::string levels;
-  auto varint = [&levels](uint64_t v) {
-    while (v >= 0x80) {
-      levels.push_back(static_cast<char>((v & 0x7F) | 0x80));
-      v >>= 7;
-    }
-    levels.push_back(static_cast<char>(v));
-  };
-  const bool first = !values[begin].is_null();
-  bool uniform = true;
-  for (size_t i = begin; i < end && uniform; ++i) uniform = values[i].is_null() != first;
-  if (uniform) {
-    varint(static_cast<uint64_t>(end - begin) << 1);
-    levels.push_back(first ? 1 : 0);
-  } else {
-    const size_t groups = (end - begin + 7) / 8;
-    varint((static_cast<uint64_t>(groups) << 1) | 1);
-    for (size_t g = 0; g < groups; ++g) {
-      uint8_t byte = 0;
-      for (size_t b = 0; b < 8; ++b) {
-        const size_t i = begin + g * 8 + b;
-        if (i < end && !values[i].is_null()) byte |= static_cast<uint8_t>(1u << b);
-      }
-      levels.push_back(static_cast<char>(byte));
-    }
-  }
-  AppendLittleEndian<uint32_t>(out, static_cast<uint32_t>(levels.size()));
-  out += levels;
-}
-
-// Min/max of an integer column chunk, PLAIN-encoded, for the statistics.
-struct Bounds {
-  std::string min, max;
-};
-
 template <typename T>
-std::optional<Bounds> IntegerBounds(const std::vector<Value>& values, size_t begin, size_t end,
-                                    int64_t (*get)(const Value&)) {
-  std::optional<int64_t> lo, hi;
-  for (size_t i = begin; i < end; ++i) {
-    if (values[i].is_null()) continue;
-    const int64_t v = get(values[i]);
-    if (!lo || v < *lo) lo = v;
-    if (!hi || v > *hi) hi = v;
-  }
-  if (!lo) return std::nullopt;
-  Bounds b;
-  AppendLittleEndian<T>(b.min, static_cast<T>(*lo));
-  AppendLittleEndian<T>(b.max, static_cast<T>(*hi));
-  return b;
+void AppendLittleEndian(std::string& out, T v) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &v, sizeof(T));  // x86-64 and aarch64 are little-endian
+  out.append(bytes, sizeof(T));
 }
 
-std::optional<Bounds> ChunkBounds(TypeId t, const std::vector<Value>& values, size_t begin, size_t end) {
-  switch (t) {
-    case TypeId::kInt32:
-      return IntegerBounds<int32_t>(values, begin, end, [](const Value& v) { return int64_t{v.get<int32_t>()}; });
-    case TypeId::kInt64:
-      return IntegerBounds<int64_t>(values, begin, end, [](const Value& v) { return v.get<int64_t>(); });
-    case TypeId::kTimestampUs:
-      return IntegerBounds<int64_t>(values, begin, end, [](const Value& v) { return v.get<TimestampUs>().micros; });
-    default: return std::nullopt;
-  }
-}
-
-// PLAIN values of the non-null rows of [begin, end).
-void AppendPlainValues(std::string& out, TypeId t, const std::vector<Value>& values, size_t begin, size_t end) {
+// PLAIN encoding of the leaves.
+void AppendPlainValues(std::string& out, TypeId t, const std::vector<const Value*>& leaves) {
   uint8_t bits = 0;
   int nbits = 0;
-  for (size_t i = begin; i < end; ++i) {
-    const Value& v = values[i];
-    if (v.is_null()) continue;
+  for (const Value* v : leaves) {
     switch (t) {
       case TypeId::kBool:
-        if (v.get<bool>()) bits |= static_cast<uint8_t>(1u << nbits);
+        if (v->get<bool>()) bits |= static_cast<uint8_t>(1u << nbits);
         if (++nbits == 8) {
           out.push_back(static_cast<char>(bits));
           bits = 0;
           nbits = 0;
         }
         break;
-      case TypeId::kInt32: AppendLittleEndian(out, v.get<int32_t>()); break;
-      case TypeId::kInt64: AppendLittleEndian(out, v.get<int64_t>()); break;
-      case TypeId::kFloat: AppendLittleEndian(out, v.get<float>()); break;
-      case TypeId::kDouble: AppendLittleEndian(out, v.get<double>()); break;
-      case TypeId::kTimestampUs: AppendLittleEndian(out, v.get<TimestampUs>().micros); break;
+      case TypeId::kInt32: AppendLittleEndian(out, v->get<int32_t>()); break;
+      case TypeId::kInt64: AppendLittleEndian(out, v->get<int64_t>()); break;
+      case TypeId::kFloat: AppendLittleEndian(out, v->get<float>()); break;
+      case TypeId::kDouble: AppendLittleEndian(out, v->get<double>()); break;
+      case TypeId::kTimestampUs: AppendLittleEndian(out, v->get<TimestampUs>().micros); break;
       case TypeId::kString:
       case TypeId::kBinary: {
-        const std::string& s = t == TypeId::kString ? v.get<std::string>() : v.get<Binary>().bytes;
+        const std::string& s = t == TypeId::kString ? v->get<std::string>() : v->get<Binary>().bytes;
         AppendLittleEndian<uint32_t>(out, static_cast<uint32_t>(s.size()));
         out += s;
         break;
@@ -241,79 +114,175 @@ void AppendPlainValues(std::string& out, TypeId t, const std::vector<Value>& val
   if (nbits > 0) out.push_back(static_cast<char>(bits));
 }
 
+// Min/max statistics (PLAIN-encoded) of an integer or timestamp leaf column.
+struct Bounds {
+  std::string min, max;
+};
+
+std::optional<Bounds> LeafBounds(TypeId t, const std::vector<const Value*>& leaves) {
+  if (leaves.empty() || (t != TypeId::kInt32 && t != TypeId::kInt64 && t != TypeId::kTimestampUs)) return std::nullopt;
+  auto get = [t](const Value* v) {
+    return t == TypeId::kInt32 ? int64_t{v->get<int32_t>()}
+           : t == TypeId::kInt64 ? v->get<int64_t>() : v->get<TimestampUs>().micros;
+  };
+  int64_t lo = get(leaves[0]), hi = lo;
+  for (const Value* v : leaves) {
+    lo = std::min(lo, get(v));
+    hi = std::max(hi, get(v));
+  }
+  Bounds b;
+  if (t == TypeId::kInt32) {
+    AppendLittleEndian(b.min, static_cast<int32_t>(lo));
+    AppendLittleEndian(b.max, static_cast<int32_t>(hi));
+  } else {
+    AppendLittleEndian(b.min, lo);
+    AppendLittleEndian(b.max, hi);
+  }
+  return b;
+}
+
 struct ChunkInfo {
   int64_t page_offset = 0;
+  int64_t entries = 0;       // (repetition, definition) pairs: the page's num_values
   int64_t uncompressed = 0;  // page header + uncompressed body
   int64_t compressed = 0;    // page header + compressed body
   int64_t nulls = 0;
   std::optional<Bounds> bounds;
 };
 
+// One column chunk (rows [begin, end)) as a single data page appended to `file`.
+Result<ChunkInfo> WriteChunk(const Column& col, const Layout& layout, size_t begin, size_t end, int zstd_level,
+                             std::string& file) {
+  Shredded shredded;
+  for (size_t i = begin; i < end; ++i) {
+    if (!Shred(layout.shape, col.values[i], &shredded)) {
+      return Status::NotSupported("column '" + col.name + "' holds a value that is not " + col.type.ToString());
+    }
+  }
+  for (const Value* v : shredded.leaves) {
+    if (!Matches(layout.leaf, *v)) {
+      return Status::NotSupported("column '" + col.name + "' holds a value that is not " + col.type.ToString());
+    }
+  }
+  std::string body;
+  std::string levels;
+  if (layout.shape.max_repetition() > 0) {
+    EncodeHybrid(shredded.repetition, BitWidth(static_cast<uint32_t>(layout.shape.max_repetition())), &levels);
+    AppendLittleEndian<uint32_t>(body, static_cast<uint32_t>(levels.size()));
+    body += levels;
+  }
+  levels.clear();
+  EncodeHybrid(shredded.definition, BitWidth(static_cast<uint32_t>(layout.shape.max_definition())), &levels);
+  AppendLittleEndian<uint32_t>(body, static_cast<uint32_t>(levels.size()));
+  body += levels;
+  AppendPlainValues(body, layout.leaf, shredded.leaves);
+
+  std::string compressed(duckdb_zstd::ZSTD_compressBound(body.size()), '\0');
+  const size_t n = duckdb_zstd::ZSTD_compress(compressed.data(), compressed.size(), body.data(), body.size(), zstd_level);
+  if (duckdb_zstd::ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + duckdb_zstd::ZSTD_getErrorName(n));
+  compressed.resize(n);
+
+  CompactWriter header;
+  header.I32(1, kDataPage);
+  header.I32(2, static_cast<int32_t>(body.size()));
+  header.I32(3, static_cast<int32_t>(compressed.size()));
+  header.I32(4, static_cast<int32_t>(zip::Crc32(0, compressed.data(), compressed.size())));
+  header.BeginStruct(5);
+  header.I32(1, static_cast<int32_t>(shredded.count));
+  header.I32(2, kPlain);
+  header.I32(3, kRle);
+  header.I32(4, kRle);
+  header.EndStruct();
+  header.EndMessage();
+
+  ChunkInfo info;
+  info.page_offset = static_cast<int64_t>(file.size());
+  info.entries = static_cast<int64_t>(shredded.count);
+  info.nulls = static_cast<int64_t>(shredded.count - shredded.leaves.size());
+  info.bounds = LeafBounds(layout.leaf, shredded.leaves);
+  info.uncompressed = static_cast<int64_t>(header.bytes().size() + body.size());
+  info.compressed = static_cast<int64_t>(header.bytes().size() + compressed.size());
+  file += header.bytes();
+  file += compressed;
+  return info;
+}
+
+// The schema elements of one column: LIST groups and their repeated `list` groups, then the leaf.
+void WriteSchema(CompactWriter& meta, const std::string& name, const Layout& layout) {
+  for (int j = 0; j < layout.shape.depth(); ++j) {
+    meta.BeginElementStruct();
+    meta.I32(3, kOptional);
+    meta.Binary(4, j == 0 ? name : "element");
+    meta.I32(5, 1);
+    meta.I32(6, kConvertedList);
+    meta.BeginStruct(10);
+    meta.BeginStruct(3);  // ListType
+    meta.EndStruct();
+    meta.EndStruct();
+    meta.EndStruct();
+    meta.BeginElementStruct();
+    meta.I32(3, kRepeated);
+    meta.Binary(4, "list");
+    meta.I32(5, 1);
+    meta.EndStruct();
+  }
+  meta.BeginElementStruct();
+  meta.I32(1, layout.physical);
+  meta.I32(3, kOptional);
+  meta.Binary(4, layout.shape.depth() == 0 ? name : "element");
+  if (layout.converted) meta.I32(6, *layout.converted);
+  if (layout.logical != Layout::Logical::kNone) {
+    meta.BeginStruct(10);
+    if (layout.logical == Layout::Logical::kString) {
+      meta.BeginStruct(1);  // StringType
+      meta.EndStruct();
+    } else {
+      meta.BeginStruct(8);  // TimestampType
+      meta.Bool(1, false);
+      meta.BeginStruct(2);  // TimeUnit
+      meta.BeginStruct(2);  // MICROS
+      meta.EndStruct();
+      meta.EndStruct();
+      meta.EndStruct();
+    }
+    meta.EndStruct();
+  }
+  meta.EndStruct();
+}
+
 }  // namespace
 
-bool IsFlatTable(const Table& table) {
+bool CanEncodeParquet(const Table& table) {
   for (const Column& c : table.columns) {
-    if (!PhysicalFor(c.type)) return false;
+    if (!LayoutOf(c.type)) return false;
   }
   return true;
 }
 
-Result<std::string> WriteFlatParquet(const Table& table, const ParquetWriteOptions& opts) {
+Result<std::string> EncodeParquet(const Table& table, const ParquetWriteOptions& opts) {
   if (table.columns.empty()) return Status::InvalidArgument("a Parquet table needs at least one column");
-  std::vector<PhysicalType> physical;
+  std::vector<Layout> layouts;
+  size_t schema_elements = 1;
   for (const Column& c : table.columns) {
-    std::optional<PhysicalType> p = PhysicalFor(c.type);
-    if (!p) return Status::NotSupported("column '" + c.name + "' (" + c.type.ToString() + ") is not flat");
-    for (const Value& v : c.values) {
-      if (!v.is_null() && !Matches(c.type.id, v)) {
-        return Status::NotSupported("column '" + c.name + "' holds a value that is not " + c.type.ToString());
-      }
-    }
-    physical.push_back(*p);
+    std::optional<Layout> l = LayoutOf(c.type);
+    if (!l) return Status::NotSupported("column '" + c.name + "' (" + c.type.ToString() + ") is not supported here");
+    schema_elements += 1 + 2 * static_cast<size_t>(l->shape.depth());
+    layouts.push_back(std::move(*l));
   }
   const size_t rows = table.num_rows();
   for (const Column& c : table.columns) {
     if (c.values.size() != rows) return Status::InvalidArgument("column '" + c.name + "' has a different row count");
   }
-  const size_t group_rows = opts.row_group_size == 0 ? rows : static_cast<size_t>(opts.row_group_size);
+  const size_t group_rows = opts.row_group_size == 0 ? std::max<size_t>(rows, 1) : static_cast<size_t>(opts.row_group_size);
 
   std::string file = "PAR1";
   std::vector<std::vector<ChunkInfo>> groups;  // [row group][column]
   std::vector<size_t> group_sizes;
-  std::string body;
-  std::string compressed;
   for (size_t begin = 0; begin < rows; begin += group_rows) {
     const size_t end = std::min(rows, begin + group_rows);
     std::vector<ChunkInfo> chunks;
     for (size_t c = 0; c < table.columns.size(); ++c) {
-      const Column& col = table.columns[c];
-      ChunkInfo info;
-      info.page_offset = static_cast<int64_t>(file.size());
-      for (size_t i = begin; i < end; ++i) info.nulls += col.values[i].is_null() ? 1 : 0;
-      info.bounds = ChunkBounds(col.type.id, col.values, begin, end);
-      body.clear();
-      AppendDefinitionLevels(body, col.values, begin, end);
-      AppendPlainValues(body, col.type.id, col.values, begin, end);
-      compressed.resize(ZSTD_compressBound(body.size()));
-      const size_t n = ZSTD_compress(compressed.data(), compressed.size(), body.data(), body.size(), opts.zstd_level);
-      if (ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(n));
-      compressed.resize(n);
-
-      CompactWriter header;
-      header.I32(1, kDataPage);
-      header.I32(2, static_cast<int32_t>(body.size()));
-      header.I32(3, static_cast<int32_t>(compressed.size()));
-      header.BeginStruct(5);
-      header.I32(1, static_cast<int32_t>(end - begin));
-      header.I32(2, kPlain);
-      header.I32(3, kRle);
-      header.I32(4, kRle);
-      header.EndStruct();
-      header.EndMessage();
-      file += header.out();
-      file += compressed;
-      info.uncompressed = static_cast<int64_t>(header.out().size() + body.size());
-      info.compressed = static_cast<int64_t>(header.out().size() + compressed.size());
+      TACO_ASSIGN_OR_RETURN(ChunkInfo info, WriteChunk(table.columns[c], layouts[c], begin, end, opts.zstd_level, file));
       chunks.push_back(std::move(info));
     }
     groups.push_back(std::move(chunks));
@@ -322,40 +291,17 @@ Result<std::string> WriteFlatParquet(const Table& table, const ParquetWriteOptio
 
   CompactWriter meta;
   meta.I32(1, 1);
-  meta.BeginList(2, kStruct, table.columns.size() + 1);
+  meta.BeginList(2, thrift::kStruct, schema_elements);
   meta.BeginElementStruct();
-  meta.Bytes(4, "schema");
+  meta.Binary(4, "schema");
   meta.I32(5, static_cast<int32_t>(table.columns.size()));
   meta.EndStruct();
-  for (size_t c = 0; c < table.columns.size(); ++c) {
-    meta.BeginElementStruct();
-    meta.I32(1, physical[c].type);
-    meta.I32(3, kOptional);
-    meta.Bytes(4, table.columns[c].name);
-    if (physical[c].converted) meta.I32(6, *physical[c].converted);
-    if (physical[c].logical != PhysicalType::Logical::kNone) {
-      meta.BeginStruct(10);
-      if (physical[c].logical == PhysicalType::Logical::kString) {
-        meta.BeginStruct(1);  // StringType
-        meta.EndStruct();
-      } else {
-        meta.BeginStruct(8);  // TimestampType
-        meta.Bool(1, false);
-        meta.BeginStruct(2);  // TimeUnit
-        meta.BeginStruct(2);  // MICROS
-        meta.EndStruct();
-        meta.EndStruct();
-        meta.EndStruct();
-      }
-      meta.EndStruct();
-    }
-    meta.EndStruct();
-  }
+  for (size_t c = 0; c < table.columns.size(); ++c) WriteSchema(meta, table.columns[c].name, layouts[c]);
   meta.I64(3, static_cast<int64_t>(rows));
-  meta.BeginList(4, kStruct, groups.size());
+  meta.BeginList(4, thrift::kStruct, groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
     meta.BeginElementStruct();
-    meta.BeginList(1, kStruct, table.columns.size());
+    meta.BeginList(1, thrift::kStruct, table.columns.size());
     int64_t total_uncompressed = 0, total_compressed = 0;
     for (size_t c = 0; c < table.columns.size(); ++c) {
       const ChunkInfo& info = groups[g][c];
@@ -364,24 +310,31 @@ Result<std::string> WriteFlatParquet(const Table& table, const ParquetWriteOptio
       meta.BeginElementStruct();  // ColumnChunk
       meta.I64(2, info.page_offset);
       meta.BeginStruct(3);  // ColumnMetaData
-      meta.I32(1, physical[c].type);
-      meta.BeginList(2, kI32, 2);
+      meta.I32(1, layouts[c].physical);
+      meta.BeginList(2, thrift::kI32, 2);
       meta.ElementI32(kPlain);
       meta.ElementI32(kRle);
-      meta.BeginList(3, kBinary, 1);
-      meta.ElementBytes(table.columns[c].name);
-      meta.I32(4, kCodecZstd);
-      meta.I64(5, static_cast<int64_t>(group_sizes[g]));
+      const int depth = layouts[c].shape.depth();
+      meta.BeginList(3, thrift::kBinary, 1 + 2 * static_cast<size_t>(depth));
+      meta.ElementBinary(table.columns[c].name);
+      for (int j = 0; j < depth; ++j) {
+        meta.ElementBinary("list");
+        meta.ElementBinary("element");
+      }
+      meta.I32(4, kZstd);
+      meta.I64(5, info.entries);
       meta.I64(6, info.uncompressed);
       meta.I64(7, info.compressed);
       meta.I64(9, info.page_offset);
-      meta.BeginStruct(12);  // Statistics
-      meta.I64(3, info.nulls);
-      if (info.bounds) {
-        meta.Bytes(5, info.bounds->max);
-        meta.Bytes(6, info.bounds->min);
+      if (depth == 0) {  // statistics of flat columns only
+        meta.BeginStruct(12);
+        meta.I64(3, info.nulls);
+        if (info.bounds) {
+          meta.Binary(5, info.bounds->max);
+          meta.Binary(6, info.bounds->min);
+        }
+        meta.EndStruct();
       }
-      meta.EndStruct();
       meta.EndStruct();
       meta.EndStruct();
     }
@@ -392,16 +345,16 @@ Result<std::string> WriteFlatParquet(const Table& table, const ParquetWriteOptio
     meta.EndStruct();
   }
   if (!opts.kv_metadata.empty()) {
-    meta.BeginList(5, kStruct, opts.kv_metadata.size());
+    meta.BeginList(5, thrift::kStruct, opts.kv_metadata.size());
     for (const auto& [key, value] : opts.kv_metadata) {
       meta.BeginElementStruct();
-      meta.Bytes(1, key);
-      meta.Bytes(2, value);
+      meta.Binary(1, key);
+      meta.Binary(2, value);
       meta.EndStruct();
     }
   }
-  meta.Bytes(6, "taco-cpp");
-  meta.BeginList(7, kStruct, table.columns.size());  // column_orders: TYPE_ORDER for each
+  meta.Binary(6, "taco-cpp");
+  meta.BeginList(7, thrift::kStruct, table.columns.size());  // column_orders: TYPE_ORDER for each leaf
   for (size_t c = 0; c < table.columns.size(); ++c) {
     meta.BeginElementStruct();
     meta.BeginStruct(1);
@@ -410,15 +363,15 @@ Result<std::string> WriteFlatParquet(const Table& table, const ParquetWriteOptio
   }
   meta.EndMessage();  // FileMetaData
 
-  file += meta.out();
-  AppendLittleEndian<uint32_t>(file, static_cast<uint32_t>(meta.out().size()));
+  file += meta.bytes();
+  AppendLittleEndian<uint32_t>(file, static_cast<uint32_t>(meta.bytes().size()));
   file += "PAR1";
   return file;
 }
 
 Result<std::string> SmallTableToParquet(Engine& engine, const Table& table, const ParquetWriteOptions& opts) {
-  if (!table.columns.empty() && IsFlatTable(table)) {
-    Result<std::string> bytes = WriteFlatParquet(table, opts);
+  if (!table.columns.empty() && CanEncodeParquet(table)) {
+    Result<std::string> bytes = EncodeParquet(table, opts);
     if (bytes.ok() || bytes.status().code() != StatusCode::kNotSupported) return bytes;
   }
   return engine.ToParquet(table, opts);

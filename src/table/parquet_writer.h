@@ -1,20 +1,23 @@
-// A Parquet writer for small flat tables, without the SQL engine: the `__meta__` table of
-// every FOLDER sample (one per sample, so a per-file engine round trip would dominate the
+// A Parquet writer for small tables, without the SQL engine: the `__meta__` table of every
+// FOLDER sample (one per sample, so a per-file engine round trip would dominate the
 // writer's time on datasets of many small samples; issue 17).
 //
 // Contract:
-//  * Writes every column of `table` OPTIONAL, one data page (v1, PLAIN values, RLE/bit-packed
-//    definition levels) per column and row group, ZSTD-compressed at opts.zstd_level, row
+//  * Columns: the primitive types, and lists of them nested up to parquet::kMaxListDepth
+//    deep (list<int64>, list<list<float>>); every node OPTIONAL, lists as 3-level LISTs
+//    (`<name>` LIST / repeated `list` / optional `element`). One data page (v1: PLAIN values,
+//    RLE/bit-packed levels) per column and row group, ZSTD-compressed at opts.zstd_level, row
 //    groups of at most opts.row_group_size rows, opts.kv_metadata as file key/value metadata,
-//    min/max statistics for int32/int64/float/double/timestamp columns. Physical and logical
-//    types as the engine's writer (engine.h ToParquet): string → BYTE_ARRAY + STRING/UTF8,
-//    binary → BYTE_ARRAY, bool → BOOLEAN, int32 → INT32, int64 → INT64, float → FLOAT,
-//    double → DOUBLE, timestamp[us] → INT64 + TIMESTAMP(isAdjustedToUTC=false, MICROS),
-//    null-typed columns → INT32 of nulls. A reader (DuckDB, PyArrow) returns the same values.
+//    null counts and min/max statistics of int32/int64/timestamp columns that are not lists.
+//    Physical and logical types as the engine's writer (engine.h ToParquet): string →
+//    BYTE_ARRAY + STRING/UTF8, binary → BYTE_ARRAY, bool → BOOLEAN, int32 → INT32, int64 →
+//    INT64, float → FLOAT, double → DOUBLE, timestamp[us] → INT64 + TIMESTAMP(
+//    isAdjustedToUTC=false, MICROS), null-typed columns → INT32 of nulls. A reader (DuckDB,
+//    PyArrow) returns the values written.
 //  * Deterministic: the same table and options give the same bytes (no time, no random).
 //  * Pure function: no shared state, callable from any thread.
-//  * NotSupported for list/struct columns (and for a value whose alternative disagrees with
-//    its column's type): the caller falls back to Engine::ToParquet.
+//  * NotSupported for struct columns (and a value whose alternative disagrees with its
+//    column's type): SmallTableToParquet then falls back to Engine::ToParquet.
 #ifndef TACO_TABLE_PARQUET_WRITER_H_
 #define TACO_TABLE_PARQUET_WRITER_H_
 
@@ -26,12 +29,12 @@
 
 namespace taco::table {
 
-// True when WriteFlatParquet accepts every column type of `table`.
-bool IsFlatTable(const Table& table);
+// True when EncodeParquet accepts every column type of `table`.
+bool CanEncodeParquet(const Table& table);
 
-Result<std::string> WriteFlatParquet(const Table& table, const ParquetWriteOptions& opts = {});
+Result<std::string> EncodeParquet(const Table& table, const ParquetWriteOptions& opts = {});
 
-// WriteFlatParquet when the table is flat, else engine.ToParquet (same options).
+// EncodeParquet when it accepts the table, else engine.ToParquet (same options).
 Result<std::string> SmallTableToParquet(Engine& engine, const Table& table, const ParquetWriteOptions& opts = {});
 
 }  // namespace taco::table

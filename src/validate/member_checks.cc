@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "table/parquet_reader.h"
 #include "taco/model.h"
 #include "validate/checks.h"
 #include "validate/tiff_extent.h"
@@ -68,7 +69,7 @@ struct MemberChecker {
 
   void CheckMeta(size_t d, size_t r, const std::string& archive, const std::string& folder_prefix) {
     auto reader = container.OpenMember(archive);
-    Result<Table> read = reader.ok() ? engine.ReadParquet(*reader) : Result<Table>(reader.status());
+    Result<Table> read = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
     if (!read.ok()) {
       rep.Add("unreadable-member", archive, read.status().message(), "a Parquet table of the folder's children");
       return;

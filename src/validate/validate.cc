@@ -6,6 +6,7 @@
 #include <string>
 
 #include "table/engine.h"
+#include "table/parquet_reader.h"
 #include "taco/dataset.h"
 #include "taco/model.h"
 #include "taco/validate.h"
@@ -44,7 +45,7 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
   }
   for (int i = 0; i < out.members; ++i) {
     auto reader = container.OpenMember(LevelMember(i));
-    Result<Table> table = reader.ok() ? engine.ReadParquet(*reader) : Result<Table>(reader.status());
+    Result<Table> table = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
     if (!table.ok()) {
       rep.Add("unreadable-member", LevelMember(i), table.status().message(), "a Parquet table");
       return out;
