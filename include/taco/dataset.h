@@ -314,6 +314,16 @@ class Dataset {
   // the last chunk; a sink error stops the stream and is returned.
   Status StreamBytes(const Node& node, const std::function<Status(std::string_view)>& sink) const;
 
+  // Reads ahead, in few ranged reads, the ZIP members behind `gdal_paths` (/vsisubfile/
+  // ranges of this dataset's containers; other paths are ignored): members of one container
+  // at most 64 KiB apart are read together, up to `max_run_bytes` per read (remote: one GET
+  // per run instead of one per member). Later reads of those members — ReadBytes,
+  // StreamBytes, and the `__meta__` a navigation into a FOLDER reads — are served from
+  // memory, CRC-checked as usual. At most 64 MiB of read-ahead is kept (the oldest runs go
+  // first). A failed read-ahead is not reported: the reads then go to the container as
+  // without it. Safe to call from many threads.
+  void Prefetch(const std::vector<std::string>& gdal_paths, uint64_t max_run_bytes = uint64_t{8} << 20) const;
+
   struct State;
 
  private:

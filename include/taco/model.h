@@ -67,6 +67,10 @@ class Sample {
  public:
   // A FILE whose data is the file at `path` (must be a regular file; its size is taken now).
   static Result<Sample> FromFile(std::string id, std::string path);
+  // The same for a file the caller has just stat'ed as a regular file of `size` bytes (the
+  // directory scan of the tree builder): no second stat. The writer takes the size it copies
+  // from the open file, so a file that changes in between is still written consistently.
+  static Result<Sample> FromScannedFile(std::string id, std::string path, uint64_t size);
   // A FILE whose data is `bytes` (held in memory).
   static Result<Sample> FromBytes(std::string id, std::string bytes);
   // A FILE whose data is the bytes [offset, offset+size) of `reader` (e.g. a sample inside a

@@ -133,6 +133,17 @@ Result<Sample> Sample::FromFile(std::string id, std::string path) {
   return s;
 }
 
+Result<Sample> Sample::FromScannedFile(std::string id, std::string path, uint64_t size) {
+  Status id_status = ValidateSampleId(id);
+  if (!id_status.ok()) return SampleError(id, id_status);
+  Sample s;
+  s.id_ = std::move(id);
+  s.type_ = SampleType::kFile;
+  s.file_path_ = std::move(path);
+  s.size_bytes_ = size;
+  return s;
+}
+
 Result<Sample> Sample::FromBytes(std::string id, std::string bytes) {
   Status id_status = ValidateSampleId(id);
   if (!id_status.ok()) return SampleError(id, id_status);

@@ -87,6 +87,17 @@ struct Dataset::State {
   // OpenOptions::verify_crc: whole-member reads of ZIP samples check the CRC-32.
   bool verify_crc = true;
   std::atomic<uint64_t> next_name{0};
+  // Runs of container bytes read ahead by Dataset::Prefetch (read/sample_bytes.cc), oldest
+  // first, at most kMaxPrefetchBytes in all. The one member of State that changes after
+  // opening: guarded by prefetch_mu.
+  struct PrefetchedRun {
+    std::string root;
+    uint64_t start = 0;
+    std::shared_ptr<const std::string> bytes;
+  };
+  static constexpr uint64_t kMaxPrefetchBytes = uint64_t{64} << 20;
+  mutable std::mutex prefetch_mu;
+  mutable std::vector<PrefetchedRun> prefetched;
 
   // "<prefix>_<8 hex digits>", never returned twice.
   std::string NewName(std::string_view prefix);

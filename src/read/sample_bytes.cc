@@ -1,6 +1,7 @@
 #include "read/sample_bytes.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "io/range_stream.h"
@@ -41,12 +42,100 @@ Result<std::string> ReadRangeVerified(const VsiSubfile& ref) {
   return buf;
 }
 
+// A window [start, start + bytes) of a container read ahead (Dataset::Prefetch): reads
+// outside it fail, so that the caller falls back to the container.
+class WindowReader final : public RangeReader {
+ public:
+  WindowReader(RangeReaderPtr container, uint64_t start, std::shared_ptr<const std::string> bytes)
+      : container_(std::move(container)), start_(start), bytes_(std::move(bytes)) {}
+  uint64_t size() const override { return container_->size(); }
+  const std::string& name() const override { return container_->name(); }
+  Status ReadAt(uint64_t offset, size_t n, void* out) const override {
+    if (offset < start_ || offset - start_ > bytes_->size() || n > bytes_->size() - (offset - start_)) {
+      return Status::IOError(name() + ": outside the read-ahead window");
+    }
+    std::memcpy(out, bytes_->data() + (offset - start_), n);
+    return Status::OK();
+  }
+
+ private:
+  RangeReaderPtr container_;
+  uint64_t start_;
+  std::shared_ptr<const std::string> bytes_;
+};
+
+// The member `ref` from a read-ahead run that holds it and its local header window, if any.
+std::optional<std::string> FromPrefetched(const Dataset::State& s, const VsiSubfile& ref, const RangeReaderPtr& container) {
+  if (container == nullptr) return std::nullopt;
+  std::optional<Dataset::State::PrefetchedRun> run;
+  {
+    std::lock_guard<std::mutex> lock(s.prefetch_mu);
+    for (auto it = s.prefetched.rbegin(); it != s.prefetched.rend(); ++it) {
+      if (it->root == ref.root && ref.offset >= it->start && ref.offset - it->start <= it->bytes->size() &&
+          ref.size <= it->bytes->size() - (ref.offset - it->start)) {
+        run = *it;
+        break;
+      }
+    }
+  }
+  if (!run) return std::nullopt;
+  WindowReader window(container, run->start, run->bytes);
+  Result<std::string> bytes = s.verify_crc ? zip::ReadVerifiedMember(window, ref.offset, ref.size, RangeText(ref))
+                                           : window.Read(ref.offset, static_cast<size_t>(ref.size));
+  if (!bytes.ok()) return std::nullopt;  // e.g. the local header lies before the window
+  return std::move(*bytes);
+}
+
 }  // namespace
+
+void Prefetch(const Dataset::State& s, const std::vector<std::string>& gdal_paths, uint64_t max_run_bytes) {
+  constexpr uint64_t kMaxGap = 64 * 1024;
+  std::vector<VsiSubfile> refs;
+  for (const std::string& p : gdal_paths) {
+    if (auto ref = ParseVsiSubfile(p); ref && CheckSamplePath(s, p).ok() && OpenContainer(s, ref->root) != nullptr) {
+      refs.push_back(*ref);
+    }
+  }
+  std::sort(refs.begin(), refs.end(), [](const VsiSubfile& a, const VsiSubfile& b) {
+    return a.root != b.root ? a.root < b.root : a.offset < b.offset;
+  });
+  size_t i = 0;
+  while (i < refs.size()) {
+    // A run: from the first member's local header window to the end of the last member
+    // that starts within kMaxGap of the run's end and keeps it under max_run_bytes.
+    const VsiSubfile& first = refs[i];
+    const uint64_t start = first.offset - std::min<uint64_t>(first.offset, zip::kLocalHeaderWindow);
+    uint64_t end = first.offset + first.size;
+    size_t j = i + 1;
+    while (j < refs.size() && refs[j].root == first.root && refs[j].offset <= end + kMaxGap &&
+           refs[j].offset + refs[j].size - start <= max_run_bytes) {
+      end = std::max(end, refs[j].offset + refs[j].size);
+      ++j;
+    }
+    RangeReaderPtr container = OpenContainer(s, first.root);
+    if (end - start <= max_run_bytes && j - i > 1 && end <= container->size()) {
+      Result<std::string> bytes = container->Read(start, static_cast<size_t>(end - start));
+      if (bytes.ok()) {
+        auto shared = std::make_shared<const std::string>(std::move(*bytes));
+        std::lock_guard<std::mutex> lock(s.prefetch_mu);
+        s.prefetched.push_back({first.root, start, std::move(shared)});
+        uint64_t total = 0;
+        for (const auto& r : s.prefetched) total += r.bytes->size();
+        while (total > Dataset::State::kMaxPrefetchBytes && s.prefetched.size() > 1) {
+          total -= s.prefetched.front().bytes->size();
+          s.prefetched.erase(s.prefetched.begin());
+        }
+      }
+    }
+    i = j;
+  }
+}
 
 Result<std::string> ReadSampleBytes(const Dataset::State& s, const std::string& gdal_path) {
   TACO_RETURN_IF_ERROR(CheckSamplePath(s, gdal_path));
   if (auto ref = ParseVsiSubfile(gdal_path)) {
     RangeReaderPtr container = OpenContainer(s, ref->root);
+    if (std::optional<std::string> ahead = FromPrefetched(s, *ref, container)) return std::move(*ahead);
     if (!s.verify_crc) {
       if (container != nullptr) return container->Read(ref->offset, static_cast<size_t>(ref->size));
       return ReadRange(ref->root, ref->offset, ref->size);  // http(s): one ranged GET
@@ -107,6 +196,13 @@ Status Dataset::StreamBytes(const Node& node, const std::function<Status(std::st
   Status st = util::GuardExceptions(state_->path, [&] { return read::StreamSampleBytes(*state_, node.gdal_path, counted); });
   if (!sink_status.ok()) return sink_status;
   return st.WithPrefix("sample '" + node.id + "'");
+}
+
+void Dataset::Prefetch(const std::vector<std::string>& gdal_paths, uint64_t max_run_bytes) const {
+  (void)util::GuardExceptions(state_->path, [&] {
+    read::Prefetch(*state_, gdal_paths, max_run_bytes);
+    return Status::OK();
+  });
 }
 
 }  // namespace taco

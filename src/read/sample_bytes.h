@@ -20,6 +20,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "read/dataset_state.h"
 
@@ -35,6 +36,11 @@ inline constexpr size_t kStreamChunk = size_t{4} << 20;
 inline constexpr size_t kStreamWindow = 4;  // chunks in flight: at most 16 MiB in memory
 
 Result<std::string> ReadSampleBytes(const Dataset::State& s, const std::string& gdal_path);
+
+// Dataset::Prefetch: the runs of members behind `gdal_paths`, read into s.prefetched, from
+// which ReadSampleBytes serves them (falling back to the container when a run does not hold
+// a member's local header).
+void Prefetch(const Dataset::State& s, const std::vector<std::string>& gdal_paths, uint64_t max_run_bytes);
 
 Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path,
                          const std::function<Status(std::string_view)>& sink);

@@ -625,7 +625,9 @@ bool Decompress(int32_t codec, std::string_view in, size_t size, std::string* ou
     return true;
   }
   out->resize(size);
-  const size_t n = duckdb_zstd::ZSTD_decompress(out->data(), size, in.data(), in.size());
+  duckdb_zstd::ZSTD_DCtx_s* context = ThreadDecompressionContext();
+  if (context == nullptr) return false;
+  const size_t n = duckdb_zstd::ZSTD_decompressDCtx(context, out->data(), size, in.data(), in.size());
   return !duckdb_zstd::ZSTD_isError(n) && n == size;
 }
 

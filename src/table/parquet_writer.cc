@@ -178,7 +178,9 @@ Result<ChunkInfo> WriteChunk(const Column& col, const Layout& layout, size_t beg
   AppendPlainValues(body, layout.leaf, shredded.leaves);
 
   std::string compressed(duckdb_zstd::ZSTD_compressBound(body.size()), '\0');
-  const size_t n = duckdb_zstd::ZSTD_compress(compressed.data(), compressed.size(), body.data(), body.size(), zstd_level);
+  duckdb_zstd::ZSTD_CCtx_s* context = ThreadCompressionContext();
+  if (context == nullptr) return Status::Internal("zstd: no compression context");
+  const size_t n = duckdb_zstd::ZSTD_compressCCtx(context, compressed.data(), compressed.size(), body.data(), body.size(), zstd_level);
   if (duckdb_zstd::ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + duckdb_zstd::ZSTD_getErrorName(n));
   compressed.resize(n);
 

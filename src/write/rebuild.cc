@@ -35,6 +35,24 @@ std::string QuoteSql(std::string_view s) {
   return out + "'";
 }
 
+// The GDAL paths of the FOLDER rows in [begin, end) of `rows`: their `__meta__`, which the
+// rebuild reads next (Dataset::Prefetch reads them in runs: one request per run remotely).
+std::vector<std::string> FolderPaths(const Table& rows, size_t begin, size_t end) {
+  std::vector<std::string> paths;
+  const int type = rows.FindColumn("type");
+  const int vsi = rows.FindColumn(kGdalVsiColumn);
+  if (type < 0 || vsi < 0) return paths;
+  for (size_t i = begin; i < std::min(end, rows.num_rows()); ++i) {
+    const Value& t = rows.columns[static_cast<size_t>(type)].values[i];
+    const Value& v = rows.columns[static_cast<size_t>(vsi)].values[i];
+    if (t.is<std::string>() && t.get<std::string>() == "FOLDER" && v.is<std::string>()) paths.push_back(v.get<std::string>());
+  }
+  return paths;
+}
+
+// Rows of the level-0 selection whose FOLDERs are read ahead together.
+constexpr size_t kPrefetchRows = 4096;
+
 // State of one rebuild: the source, where sample bytes come from, column descriptions.
 class Rebuilder {
  public:
@@ -118,6 +136,7 @@ class Rebuilder {
     }
     std::vector<Sample> samples;
     samples.reserve(rows.num_rows());
+    source_.Prefetch(FolderPaths(rows, 0, rows.num_rows()));
     for (size_t i = 0; i < rows.num_rows(); ++i) {
       TACO_ASSIGN_OR_RETURN(Sample s, MakeSample(rows, i, path, &frame));
       samples.push_back(std::move(s));
@@ -243,6 +262,7 @@ Result<Taco> RebuildTaco(const Dataset& view, const Dataset& source, const Rebui
   std::vector<Sample> samples;
   samples.reserve(rows.num_rows());
   for (size_t i = 0; i < rows.num_rows(); ++i) {
+    if (i % kPrefetchRows == 0) source.Prefetch(FolderPaths(rows, i, i + kPrefetchRows));
     TACO_ASSIGN_OR_RETURN(Sample s, rebuilder.MakeSample(rows, i, "", nullptr));
     samples.push_back(std::move(s));
   }

@@ -360,7 +360,7 @@ Result<Sample> BuildSample(TreeNode& node, BuildContext& ctx) {
     if (!status.ok()) return status.WithPrefix(node.path);
     return sample;
   }
-  Result<Sample> sample = Sample::FromFile(node.id, node.path);
+  Result<Sample> sample = Sample::FromScannedFile(node.id, node.path, node.size);
   if (!sample.ok()) return sample.status().WithPrefix(node.path);
   Status status = sample->Extend(std::move(node.fields));
   if (!status.ok()) return status.WithPrefix(node.path);

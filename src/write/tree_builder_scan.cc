@@ -74,6 +74,8 @@ Status ScanInto(TreeNode* dir) {
       }
     } else if (!S_ISREG(st.st_mode)) {
       return Status::InvalidArgument(child.path + ": not a regular file or directory");
+    } else {
+      child.size = static_cast<uint64_t>(st.st_size);
     }
     dir->children.push_back(std::move(child));
   }

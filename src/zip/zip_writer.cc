@@ -310,7 +310,7 @@ Result<MemberInfo> ZipWriter::AddFile(std::string_view name, const std::string& 
   } else if (!S_ISREG(st.st_mode)) {
     status = Status::InvalidArgument(source_path + ": not a regular file");
   } else {
-    ::posix_fadvise(src, 0, 0, POSIX_FADV_SEQUENTIAL);
+    if (static_cast<uint64_t>(st.st_size) >= kDirectCopyMin) ::posix_fadvise(src, 0, 0, POSIX_FADV_SEQUENTIAL);
     MemberInfo info;
     status = WriteMember(name, static_cast<uint64_t>(st.st_size), source_path, src, {}, &info);
     if (status.ok()) {
@@ -385,7 +385,9 @@ Status ZipWriter::CopyFileData(int source_fd, const std::string& source_path, ui
                                uint32_t* crc) {
   direct_copy_ok_ = true;  // EXDEV & co. depend on the source's file system: retry per file
   uint64_t offset = 0;
-  bool holes_known = true;  // false once SEEK_DATA/SEEK_HOLE turn out unsupported
+  // false once SEEK_DATA/SEEK_HOLE turn out unsupported; not asked of files too small to
+  // hold a hole worth skipping (smaller holes are written as zeros either way).
+  bool holes_known = size >= kMinHoleToSkip;
   while (offset < size) {
     uint64_t data_start = offset;
     uint64_t data_end = size;

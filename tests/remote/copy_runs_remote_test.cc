@@ -184,5 +184,54 @@ TEST_F(RemoteTest, ExportOfASubsetCopiesItsAdjacentMembersWithOneRequestPerRun) 
   }
 }
 
+// runs/folders.tacozip: kFolders FOLDER samples f000.. of two 100-byte files each.
+constexpr int kFolders = 300;
+std::string MakeFolderZip(RemoteEnv* e) {
+  const std::string rel = "runs/folders.tacozip";
+  if (fs::exists(e->Local(rel))) return rel;
+  const std::string src = *e->dir / "folders_src";
+  for (int i = 0; i < kFolders; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "f%03d", i);
+    fs::create_directories(src + "/" + name);
+    WriteFile(src + "/" + name + "/a.bin", std::string(100, static_cast<char>('a' + i % 26)));
+    WriteFile(src + "/" + name + "/b.bin", std::string(100, static_cast<char>('A' + i % 26)));
+  }
+  WriteFile(*e->dir / "folders_collection.json",
+            R"({"id": "folders", "dataset_version": "1", "description": "folders", "licenses": ["CC0-1.0"],
+                "providers": [{"name": "t"}], "tasks": ["other"]})");
+  fs::create_directories(e->Local("runs"));
+  CommandResult made = RunTaco("create " + ShellQuote(src) + " " + ShellQuote(e->Local(rel)) + " --collection " +
+                               ShellQuote(*e->dir / "folders_collection.json"));
+  EXPECT_EQ(made.exit_code, 0) << made.err;
+  return rel;
+}
+
+// Each FOLDER's `__meta__` is read before its children are copied; the rebuild reads them
+// ahead in runs (Dataset::Prefetch), so they cost a few requests, not one per FOLDER.
+TEST_F(RemoteTest, ConvertAndExportOfFolderSamplesReadTheirMetaInRuns) {
+  const std::string rel = MakeFolderZip(e);
+  TempDir out;
+  const Span everything{0, UINT64_MAX};
+  for (const std::string& args :
+       {"convert " + ShellQuote(e->Url(rel)) + " " + ShellQuote(out / "converted"),
+        "export " + ShellQuote(e->Url(rel)) + " " + ShellQuote(out / "subset.tacozip") + " --sql " +
+            ShellQuote("SELECT * FROM data WHERE id >= 'f100' AND id < 'f250'")}) {
+    SCOPED_TRACE(args);
+    const Counts c = RunCounted(e, args, everything);
+    EXPECT_LE(c.data + c.other, 12u) << e->LogText();
+  }
+  CommandResult valid = RunTaco("validate " + ShellQuote(out / "converted"));
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+  EXPECT_EQ(ReadFile(out / "converted/DATA/f123/b.bin"), std::string(100, static_cast<char>('A' + 123 % 26)));
+  auto subset = Dataset::Open(out / "subset.tacozip");
+  ASSERT_TRUE(subset.ok()) << subset.status().ToString();
+  auto node = (*subset)->ReadPath({SampleKey(std::string("f200")), SampleKey(std::string("a.bin"))});
+  ASSERT_TRUE(node.ok()) << node.status().ToString();
+  auto bytes = (*subset)->ReadBytes(*node);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  EXPECT_EQ(*bytes, std::string(100, static_cast<char>('a' + 200 % 26)));
+}
+
 }  // namespace
 }  // namespace taco::testing
