@@ -11,6 +11,7 @@
 #include "taco/tacocat.h"
 #include "util/atomic_output.h"
 #include "util/file_copy.h"
+#include "util/sql_union.h"
 #include "write/tacocat_internal.h"
 #include "util/exception_guard.h"
 
@@ -127,7 +128,7 @@ std::string LevelQuery(const std::vector<ColumnDef>& columns, const std::vector<
                        const std::vector<const OpenedSource*>& owners) {
   std::string outer;
   for (const auto& c : columns) outer += (outer.empty() ? "" : ", ") + QuoteIdentifier(c.name);
-  std::string unions;
+  std::vector<std::string> selects;
   for (size_t i = 0; i < levels.size(); ++i) {
     std::string select;
     for (const auto& c : columns) {
@@ -142,11 +143,10 @@ std::string LevelQuery(const std::vector<ColumnDef>& columns, const std::vector<
       }
       select += (select.empty() ? "" : ", ") + expr;
     }
-    if (!unions.empty()) unions += " UNION ALL ";
-    unions += "SELECT " + select + ", " + std::to_string(i) + " AS __taco_input, file_row_number AS __taco_row" +
-              " FROM read_parquet(" + QuoteString(levels[i]->path) + ", file_row_number = true)";
+    selects.push_back("SELECT " + select + ", " + std::to_string(i) + " AS __taco_input, file_row_number AS __taco_row" +
+              " FROM read_parquet(" + QuoteString(levels[i]->path) + ", file_row_number = true)");
   }
-  return "SELECT " + outer + " FROM (" + unions + ") ORDER BY __taco_input, __taco_row";
+  return "SELECT " + outer + " FROM (" + util::UnionAll(selects) + ") ORDER BY __taco_input, __taco_row";
 }
 
 std::string DumpJson(const nlohmann::ordered_json& j) {
@@ -178,12 +178,13 @@ Result<std::string> CommonDirectory(const std::vector<TacocatSource>& sources) {
 Status ReportSharedIds(table::Engine& engine, const std::vector<std::vector<MountedLevel>>& mounted,
                        const std::vector<OpenedSource>& opened, const TacocatOptions& options) {
   if (!options.warn || opened.size() < 2) return Status::OK();
-  std::string unions;
+  std::vector<std::string> selects;
   for (size_t i = 0; i < opened.size(); ++i) {
     if (mounted[i].empty()) continue;
-    unions += (unions.empty() ? "" : " UNION ALL ") + std::string("SELECT DISTINCT id, ") + std::to_string(i) +
-              " AS input FROM read_parquet(" + QuoteString(mounted[i][0].path) + ")";
+    selects.push_back("SELECT DISTINCT id, " + std::to_string(i) + " AS input FROM read_parquet(" +
+                      QuoteString(mounted[i][0].path) + ")");
   }
+  const std::string unions = util::UnionAll(selects);
   TACO_ASSIGN_OR_RETURN(
       Table shared,
       engine.Query("SELECT id, list(input ORDER BY input) AS inputs, count(*) OVER () AS n FROM (" + unions +
