@@ -242,18 +242,22 @@ Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSour
       (fs::path(dir) / std::string(options.single_file ? kTacocatFileName : kTacocatDirName)).string();
   if (fs::exists(fs::symlink_status(final_path))) return Status::AlreadyExists(final_path + ": already exists");
 
-  std::vector<OpenedSource> opened;
-  for (const auto& s : sources) {
-    TACO_ASSIGN_OR_RETURN(OpenedSource o, OpenSource(s));
-    opened.push_back(std::move(o));
-  }
   TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
+  // Progress counts steps: one per input (opened, levels mounted and checked), then one per
+  // level written; the level count is known once every input is open.
+  const uint64_t n = sources.size();
+  uint64_t total = n + 1;
+  auto report = [&](uint64_t done) {
+    if (options.progress) options.progress(done, total);
+  };
+  report(0);
 
-  // Mount every level of every input; check the schemas.
-  size_t num_levels = 0;
-  for (const auto& o : opened) num_levels = std::max(num_levels, o.levels.size());
-  std::vector<std::vector<MountedLevel>> mounted(opened.size());
-  for (size_t i = 0; i < opened.size(); ++i) {
+  // Open every input, mount its levels, check the schemas.
+  std::vector<OpenedSource> opened;
+  std::vector<std::vector<MountedLevel>> mounted(n);
+  for (size_t i = 0; i < n; ++i) {
+    TACO_ASSIGN_OR_RETURN(OpenedSource o, OpenSource(sources[i]));
+    opened.push_back(std::move(o));
     if (!options.align_schemas && opened[i].levels.size() != opened[0].levels.size()) {
       return Status::InvalidArgument(opened[i].source.path + ": has " + std::to_string(opened[i].levels.size()) +
                                      " levels but " + opened[0].source.path + " has " +
@@ -267,7 +271,12 @@ Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSour
       }
       mounted[i].push_back(std::move(m));
     }
+    if (i + 1 < n) report(i + 1);
   }
+  size_t num_levels = 0;
+  for (const auto& o : opened) num_levels = std::max(num_levels, o.levels.size());
+  total = n + num_levels;
+  report(n);
   TACO_RETURN_IF_ERROR(ReportSharedIds(*engine, mounted, opened, options));
   TacollectionOptions collection_options;
   collection_options.validate_fields = !options.align_schemas;
@@ -289,6 +298,7 @@ Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSour
     auto bytes = engine->QueryToParquet(LevelQuery(columns, levels, owners), parquet);
     if (!bytes.ok()) return bytes.status().WithPrefix("tacocat " + LevelLabel(level));
     level_bytes.push_back(std::move(*bytes));
+    report(n + level + 1);
   }
 
   TACO_ASSIGN_OR_RETURN(auto out, AtomicOutput::Begin(final_path, /*is_directory=*/!options.single_file));
