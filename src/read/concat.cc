@@ -19,7 +19,6 @@
 #include "table/wkb_functions.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
-#include "util/sql_union.h"
 
 namespace taco {
 
@@ -319,17 +318,17 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                            "' (not in every dataset); the result could not be navigated");
       }
     }
-    std::vector<std::string> selects;
+    std::string union_sql;
     for (size_t i = 0; i < datasets.size(); ++i) {
       std::string select;
       for (const auto& c : chosen) {
         const bool present = std::binary_search(names[i].begin(), names[i].end(), c);
         select += (select.empty() ? "" : ", ") + (present ? QuoteIdentifier(c) : "NULL AS " + QuoteIdentifier(c));
       }
-      selects.push_back("SELECT " + select + ", " + QuoteString(datasets[i]->vsi_root()) + " AS " +
-                        QuoteIdentifier(kSourcePath) + " FROM ds" + std::to_string(i) + "_level" + n);
+      union_sql += (i ? " UNION ALL " : "") + std::string("SELECT ") + select + ", " +
+                   QuoteString(datasets[i]->vsi_root()) + " AS " + QuoteIdentifier(kSourcePath) + " FROM ds" +
+                   std::to_string(i) + "_level" + n;
     }
-    const std::string union_sql = util::UnionAll(selects);
     Status st = engine.Execute("CREATE VIEW level" + n + "_table AS " + union_sql);
     if (st.ok()) {
       st = engine.Execute("CREATE VIEW level" + n + " AS SELECT *, " + ConcatVsiExpression(format, level) + " AS " +

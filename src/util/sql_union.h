@@ -2,9 +2,10 @@
 // "(a UNION ALL b) UNION ALL (c UNION ALL d)", so that its nesting grows with log2 of the
 // number of SELECTs. DuckDB parses a flat "a UNION ALL b UNION ALL c …" as a left-deep
 // chain and refuses more than about 1,000 inputs ("Max expression depth limit of 1000
-// exceeded"); a TACOCAT of thousands of parts needs more. The rows come out in the order a
-// flat chain gives (callers that need an order still say ORDER BY). `op` may be
-// "UNION ALL BY NAME". Empty for no SELECTs.
+// exceeded"); a TACOCAT of thousands of parts needs more. Row order is NOT kept: DuckDB
+// runs the branches in parallel and, unlike a flat chain, emits them interleaved, so a
+// caller that needs an order says ORDER BY. `op` may be "UNION ALL BY NAME". Empty for no
+// SELECTs.
 #ifndef TACO_UTIL_SQL_UNION_H_
 #define TACO_UTIL_SQL_UNION_H_
 

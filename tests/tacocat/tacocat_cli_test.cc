@@ -157,6 +157,27 @@ TEST_F(TacocatCliTest, ThousandsOfPartsConsolidate) {
   }
 }
 
+// A metadata column named like DuckDB's virtual columns of a multi-file scan (file_index,
+// file_row_number) hides them; the consolidation then concatenates per input and still
+// keeps the input order and the column's own values.
+TEST_F(TacocatCliTest, AColumnNamedFileIndexKeepsItsValuesAndTheOrder) {
+  WriteFile(dir_ / "meta.csv", "path,file_index\nr0,7\nr1,8\nr2,9\n");
+  auto created = RunTaco("create " + ShellQuote(dir_ / "src") + " " + ShellQuote(dir_ / "fi/ds.tacozip") +
+                         " --collection " + ShellQuote(dir_ / "collection.json") + " --metadata " +
+                         ShellQuote(dir_ / "meta.csv") + " --split-size 1K --no-consolidate");
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  // Given in reverse: the rows follow the order of the inputs.
+  auto r = RunTaco("tacocat " + ShellQuote(dir_ / "fi/ds_part0003.tacozip") + " " +
+                   ShellQuote(dir_ / "fi/ds_part0002.tacozip") + " " + ShellQuote(dir_ / "fi/ds_part0001.tacozip"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = RunTaco("sql " + ShellQuote(dir_ / "fi/.tacocat") +
+                      " 'select id, file_index, \"internal:source_file\" from level0_table' --format csv");
+  ASSERT_EQ(rows.exit_code, 0) << rows.err;
+  EXPECT_NE(rows.out.find("r2,9,ds_part0003.tacozip\nr1,8,ds_part0002.tacozip\nr0,7,ds_part0001.tacozip"),
+            std::string::npos)
+      << rows.out;
+}
+
 TEST_F(TacocatCliTest, TacocatSingleFileAndOutputDir) {
   auto r = RunTaco("tacocat" + PartArgs() + " --single-file");
   ASSERT_EQ(r.exit_code, 0) << r.err;
