@@ -10,8 +10,16 @@
 //   taco convert ZIP → FOLDER and FOLDER → ZIP
 //   taco export of 10% (--sql: every tenth sample) → ZIP (files/s of the subset's files)
 //   taco validate and unzip -t on the same ZIP
+//   taco create → 10 ZIP parts (--split-size N/10 samples' bytes, --no-consolidate), then
+//   taco tacocat of those 10 parts → .tacocat/
 //   taco convert of the ZIP through nginx on a loopback port (requests and bytes from its
 //   access log; left out when /usr/sbin/nginx is missing or TACO_SCALE_REMOTE=0)
+// and, with nginx, remote opens of a many-part TACOCAT: a second tree of P one-file samples
+// of 64 bytes (P = TACO_SCALE_PARTS, default 1,000) made into P parts by `taco create
+// --split-size 64` (which writes the .tacocat/ too) and `taco tacocat --single-file`, then
+// `taco info` and `taco sql "SELECT count(*) FROM data"` on each form's URL with an empty
+// disk cache (cold), again (warm: revalidation only) and with --no-cache; requests from the
+// access log, in a table of their own.
 // The source tree is written first (page cache warm for every command); `sync` runs before
 // each command so that no command pays for the previous one's writeback. Work directory:
 // $TMPDIR/taco-scale-bench-<pid>, removed at the end.
@@ -24,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -199,6 +208,67 @@ std::string LoadAverage() {
   return a + " " + b + " " + c;
 }
 
+struct OpenRow {
+  std::string dataset, command, cache;
+  uint64_t requests = 0;
+  Outcome outcome;
+};
+
+// The many-part TACOCAT (see the header comment): made under work/manyparts, then opened
+// through `nginx` (whose root is `work`) cold, warm and with --no-cache. The disk cache is
+// work/cache (TACO_CACHE_DIR, set for the children).
+template <typename Add>
+std::vector<OpenRow> RemoteOpens(const std::string& taco, const fs::path& work, const std::string& coll,
+                                 const Nginx& nginx, uint64_t parts, Add&& add) {
+  const fs::path tree = work / "manyparts_src", dir = work / "manyparts";
+  fs::create_directories(tree);
+  std::mt19937_64 rng(1000);
+  for (uint64_t i = 0; i < parts; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "p%06llu", static_cast<unsigned long long>(i));
+    std::vector<uint64_t> bytes(8);
+    for (auto& w : bytes) w = rng();
+    std::ofstream(tree / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), 64);
+  }
+  const std::string label = std::to_string(parts) + " parts";
+  add("`taco create --split-size 64` → " + label, Run({taco, "create", tree.string(), (dir / "ds.tacozip").string(),
+                                                          "--collection", coll, "--split-size", "64"}),
+      "one 64-byte sample per part, + .tacocat/", parts);
+  std::vector<std::string> argv = {taco, "tacocat", "--single-file"};
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".tacozip") argv.push_back(entry.path().string());
+  }
+  std::sort(argv.begin() + 3, argv.end());
+  add("`taco tacocat --single-file` of " + label, Run(argv), "→ __TACOCAT__", parts);
+
+  const fs::path cache = work / "cache";
+  ::setenv("TACO_CACHE_DIR", cache.c_str(), 1);
+  std::vector<OpenRow> rows;
+  for (const std::string form : {".tacocat", "__TACOCAT__"}) {
+    const std::string url = nginx.Url("manyparts/" + form);
+    for (const std::string command : {"info", "sql count(*)"}) {
+      std::vector<std::string> cmd = {taco, "info", url};
+      if (command != "info") cmd = {taco, "sql", url, "SELECT count(*) FROM data"};
+      fs::remove_all(cache);
+      for (const std::string mode : {"cold", "warm", "--no-cache"}) {
+        std::vector<std::string> run = cmd;
+        if (mode == "--no-cache") run.insert(run.begin() + 1, "--no-cache");
+        const auto before = nginx.Totals();
+        OpenRow row{"`" + form + "`", "`" + command + "`", mode, 0, Run(run)};
+        row.requests = nginx.Totals().first - before.first;
+        std::fprintf(stderr, "scale_bench: remote %s %s %s: %llu requests, %.3f s\n", form.c_str(), command.c_str(),
+                     mode.c_str(), static_cast<unsigned long long>(row.requests), row.outcome.seconds);
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+  ::unsetenv("TACO_CACHE_DIR");
+  fs::remove_all(cache);
+  fs::remove_all(tree);
+  fs::remove_all(dir);
+  return rows;
+}
+
 }  // namespace
 
 int main() {
@@ -240,6 +310,23 @@ int main() {
   add("`taco validate` (ZIP)", Run({taco, "validate", zip}));
   add("`unzip -t` (same ZIP)", Run({"unzip", "-tqq", zip}));
 
+  // 10 parts of N/10 samples each, consolidated by `taco tacocat`.
+  {
+    const fs::path parts_dir = work / "parts10";
+    const uint64_t split = ((n + 9) / 10) * 2 * 4096;
+    add("`taco create` → 10 ZIP parts",
+        Run({taco, "create", src.string(), (parts_dir / "ds.tacozip").string(), "--collection", coll, "--split-size",
+             std::to_string(split), "--no-consolidate"}));
+    std::vector<std::string> argv = {taco, "tacocat"};
+    for (const auto& entry : fs::directory_iterator(parts_dir)) argv.push_back(entry.path().string());
+    std::sort(argv.begin() + 2, argv.end());
+    const size_t count = argv.size() - 2;
+    add("`taco tacocat` of " + std::to_string(count) + " parts", Run(argv), "→ .tacocat/ (level Parquets, ZSTD 19)");
+    fs::remove_all(parts_dir);
+  }
+
+  const uint64_t parts = EnvOr("TACO_SCALE_PARTS", 1000);
+  std::vector<OpenRow> opens;
   const bool remote = EnvOr("TACO_SCALE_REMOTE", 1) != 0 && fs::exists("/usr/sbin/nginx");
   std::string remote_note = "left out (TACO_SCALE_REMOTE=0 or no /usr/sbin/nginx)";
   if (remote) {
@@ -254,6 +341,7 @@ int main() {
                     static_cast<double>(bytes) / (1 << 20));
       add("remote `taco convert` (nginx) → FOLDER", o, note);
       remote_note.clear();
+      opens = RemoteOpens(taco, work, coll, nginx, parts, add);
     } else {
       remote_note = "left out: nginx did not start";
     }
@@ -275,6 +363,15 @@ int main() {
                 static_cast<double>(r.outcome.max_rss_kib) / 1024, r.note.c_str());
   }
   if (!remote_note.empty()) std::printf("\nremote convert: %s\n", remote_note.c_str());
+  if (!opens.empty()) {
+    std::printf("\n### Remote opens of a %llu-part TACOCAT through nginx\n\n", static_cast<unsigned long long>(parts));
+    std::printf("| dataset | command | cache | requests | seconds | peak RSS MiB |\n|---|---|---|---:|---:|---:|\n");
+    for (const OpenRow& r : opens) {
+      std::printf("| %s | %s | %s | %llu | %.3f | %.1f |\n", r.dataset.c_str(), r.command.c_str(), r.cache.c_str(),
+                  static_cast<unsigned long long>(r.requests), r.outcome.seconds,
+                  static_cast<double>(r.outcome.max_rss_kib) / 1024);
+    }
+  }
   // Goals of issue 17, as ratios of this run.
   auto seconds = [&](const std::string& prefix) {
     for (const Row& r : rows) {

@@ -1,9 +1,13 @@
 // `taco tacocat INPUT... [-o DIR] [--single-file] [--align]`: consolidate TACO ZIPs into
 // DIR/.tacocat/ (FORMAT §5.2) or DIR/__TACOCAT__ (FORMAT §5.1). DIR defaults to the inputs'
-// common directory. Prints the path written.
+// common directory. Prints the path written. On a terminal, a "consolidating" bar counts the
+// inputs read, then the levels written.
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "taco/tacocat.h"
 
 namespace taco::cli {
@@ -21,8 +25,14 @@ int RunTacocat(const TacocatArgs& args, const Context& ctx) {
   options.output_dir = args.output_dir;
   options.single_file = args.single_file;
   options.align_schemas = args.align;
-  options.warn = [](const std::string& warning) { std::cerr << "taco: warning: " << warning << "\n"; };
+  ProgressBar bar("consolidating", ProgressBar::Unit::kCount, ProgressEnabled(ctx));
+  options.progress = [&bar](uint64_t done, uint64_t total) { bar.Update(done, total); };
+  // Warnings wait for the bar's line to end.
+  std::vector<std::string> warnings;
+  options.warn = [&warnings](const std::string& warning) { warnings.push_back(warning); };
   auto written = CreateTacocat(args.inputs, options);
+  bar.Finish();
+  for (const std::string& warning : warnings) std::cerr << "taco: warning: " << warning << "\n";
   if (!written.ok()) return ReportError(written.status().WithPrefix("tacocat"));
   if (!ctx.global.quiet) std::cout << *written << "\n";
   return kExitOk;

@@ -23,6 +23,7 @@
 #ifndef TACO_TACOCAT_H_
 #define TACO_TACOCAT_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -49,6 +50,11 @@ struct TacocatOptions {
   // Receives warnings: level-0 ids found in more than one input (a reader then refuses to
   // resolve such an id and asks for a position, see taco/dataset.h).
   std::function<void(const std::string& warning)> warn;
+  // Receives progress from the calling thread as (done, total) steps: one step per input
+  // (its header, COLLECTION.json and level schemas read), then one per level Parquet
+  // written. `total` is inputs + 1 until every input is open, then inputs + levels; `done`
+  // never decreases and ends equal to `total` on success.
+  std::function<void(uint64_t done, uint64_t total)> progress;
 };
 
 // Writes the TACOCAT of `inputs` and returns the path written (`<dir>/.tacocat` or

@@ -10,6 +10,19 @@
 //    level{i}.parquet; one part each), and so does a remote FOLDER dataset (COLLECTION.json,
 //    METADATA/level{i}.parquet); a `__TACOCAT__` caches one file whose parts are its 128
 //    header bytes, level0..levelN and COLLECTION.json.
+// What an entry may serve (the invariant): a cached object's bytes are used only when the
+// live object, asked during this open, has the cached version. Nothing vouches for another
+// object: in particular COLLECTION.json does not vouch for the level files, although our
+// writers write it last. A level file can be replaced by tools that are not ours (upstream
+// tacotoolbox, `cp`, `aws s3 sync`, which uploads in no set order) while COLLECTION.json
+// stays byte-identical, and a shortcut that skipped the levels when COLLECTION.json was
+// unchanged would then serve stale rows (tests/remote/tacocat_scale_remote_test.cc).
+// The per-file check stays bounded at any scale: a `.tacocat/` or FOLDER dataset has at
+// most 6 level files (level0..level5) however many parts or samples it has, so a warm open
+// is at most 7 one-byte requests, sent at the same time (one round trip); a 1,000-part
+// `.tacocat/` of two levels costs 3. The part ZIPs of a TACOCAT and the `__meta__` of
+// FOLDER samples are not in the entry and are not requested at open: a part is read when
+// one of its samples is.
 // Entries are written atomically (temporary file + rename); a damaged, truncated or foreign
 // entry reads as absent. Callers validate an entry against the live object (ETag, else size
 // and Last-Modified) before using it. Nothing is read or written when RemoteCacheEnabled()

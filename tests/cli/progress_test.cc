@@ -55,6 +55,24 @@ TEST(Progress, ValidateDrawsTheCrcPassOnATerminal) {
   EXPECT_EQ(fast.out.find("checking ["), std::string::npos) << fast.out;
 }
 
+// Steps: the 2 inputs, then the 1 level written.
+TEST(Progress, TacocatDrawsABarOnATerminal) {
+  SmallTree tree;
+  const std::string parts = tree.dir / "parts";
+  ASSERT_EQ(RunTaco(tree.CreateArgs(parts + "/ds.tacozip", " --split-size 250000 --no-consolidate")).exit_code, 0);
+  const std::string inputs = ShellQuote(parts + "/ds_part0001.tacozip") + " " + ShellQuote(parts + "/ds_part0002.tacozip");
+  CommandResult r = RunOnTerminal("tacocat " + inputs);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("consolidating ["), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("100% 3 / 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/.tacocat"), std::string::npos) << r.out;
+  // No terminal: the path alone, nothing on stderr.
+  CommandResult plain = RunTaco("tacocat --single-file " + inputs);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.err, "");
+  EXPECT_EQ(plain.out, parts + "/__TACOCAT__\n");
+}
+
 TEST(Progress, NothingWithoutATerminalOrWithQuiet) {
   SmallTree tree;
   CommandResult plain = RunTaco(tree.CreateArgs(tree.dir / "a.tacozip"));

@@ -2,6 +2,7 @@
 // --single-file) → `taco sql` counts and `taco read`/`taco cat` bytes; `taco tacollection`.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <algorithm>
 #include <string>
@@ -124,6 +125,57 @@ TEST_F(TacocatCliTest, TacocatFolder) {
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_EQ(again.err.rfind("taco: tacocat: ", 0), 0u) << again.err;
   EXPECT_NE(again.err.find("already exists"), std::string::npos) << again.err;
+}
+
+// More parts than DuckDB nests in one flat UNION ALL chain (its expression depth limit is
+// 1,000): 1,100 copies of a part consolidate, in both forms, with every row in input order.
+TEST_F(TacocatCliTest, ThousandsOfPartsConsolidate) {
+  const int n = 1100;
+  fs::create_directories(dir_ / "many");
+  std::string args;
+  for (int i = 0; i < n; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "p%04d.tacozip", i);
+    const std::string part = dir_ / ("many/" + std::string(name));
+    fs::copy_file(parts_[static_cast<size_t>(i % 3)], part);
+    args += " " + ShellQuote(part);
+  }
+  for (const char* form : {"", " --single-file"}) {
+    SCOPED_TRACE(form);
+    auto r = RunTaco("tacocat" + args + form);
+    ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 2000);
+    const std::string path = dir_ / (*form ? "many/__TACOCAT__" : "many/.tacocat");
+    EXPECT_EQ(Count(path), n);
+    auto last = RunTaco("sql " + ShellQuote(path) +
+                        " 'select \"internal:source_file\" from level0_table' --format csv");
+    ASSERT_EQ(last.exit_code, 0) << last.err;
+    EXPECT_EQ(LastLine(last.out), "p1099.tacozip");
+    // Sample 1,099 is in p1099, a copy of part 1 (1099 % 3 == 1): r1's items.
+    auto cat = RunTaco("cat " + ShellQuote(path) + " @1099 item_a");
+    ASSERT_EQ(cat.exit_code, 0) << cat.err;
+    EXPECT_EQ(cat.out, Bytes("r1", "item_a"));
+  }
+}
+
+// A metadata column named like DuckDB's virtual columns of a multi-file scan (file_index,
+// file_row_number) hides them; the consolidation then concatenates per input and still
+// keeps the input order and the column's own values.
+TEST_F(TacocatCliTest, AColumnNamedFileIndexKeepsItsValuesAndTheOrder) {
+  WriteFile(dir_ / "meta.csv", "path,file_index\nr0,7\nr1,8\nr2,9\n");
+  auto created = RunTaco("create " + ShellQuote(dir_ / "src") + " " + ShellQuote(dir_ / "fi/ds.tacozip") +
+                         " --collection " + ShellQuote(dir_ / "collection.json") + " --metadata " +
+                         ShellQuote(dir_ / "meta.csv") + " --split-size 1K --no-consolidate");
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  // Given in reverse: the rows follow the order of the inputs.
+  auto r = RunTaco("tacocat " + ShellQuote(dir_ / "fi/ds_part0003.tacozip") + " " +
+                   ShellQuote(dir_ / "fi/ds_part0002.tacozip") + " " + ShellQuote(dir_ / "fi/ds_part0001.tacozip"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = RunTaco("sql " + ShellQuote(dir_ / "fi/.tacocat") +
+                      " 'select id, file_index, \"internal:source_file\" from level0_table' --format csv");
+  ASSERT_EQ(rows.exit_code, 0) << rows.err;
+  EXPECT_NE(rows.out.find("r2,9,ds_part0003.tacozip\nr1,8,ds_part0002.tacozip\nr0,7,ds_part0001.tacozip"),
+            std::string::npos)
+      << rows.out;
 }
 
 TEST_F(TacocatCliTest, TacocatSingleFileAndOutputDir) {
