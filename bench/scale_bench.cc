@@ -20,6 +20,10 @@
 // `taco info` and `taco sql "SELECT count(*) FROM data"` on each form's URL with an empty
 // disk cache (cold), again (warm: revalidation only) and with --no-cache; requests from the
 // access log, in a table of their own.
+// and a metadata-only tree: M FILE samples of one byte each in one directory (M =
+// TACO_SCALE_META_N, default 10 × N: 1,000,000 at the full size) with `cp -r`, `taco create`
+// → ZIP and `taco validate`, in a table of their own: the per-sample cost and the memory of
+// a dataset of a million rows (issue 17: peak RSS under 1 GiB).
 // The source tree is written first (page cache warm for every command); `sync` runs before
 // each command so that no command pays for the previous one's writeback. Work directory:
 // $TMPDIR/taco-scale-bench-<pid>, removed at the end.
@@ -115,6 +119,18 @@ void MakeTree(const fs::path& root, uint64_t n) {
       std::ofstream out(dir / f, std::ios::binary);
       out.write(reinterpret_cast<const char*>(block.data()), 4096);
     }
+  }
+}
+
+// M files m0000000.. of one byte in `root`.
+void MakeMetaTree(const fs::path& root, uint64_t m) {
+  fs::create_directories(root);
+  for (uint64_t i = 0; i < m; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "m%07llu", static_cast<unsigned long long>(i));
+    const int fd = ::open((root / name).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || ::write(fd, name + 7, 1) != 1) Die("cannot write " + (root / name).string());
+    ::close(fd);
   }
 }
 
@@ -325,6 +341,25 @@ int main() {
     fs::remove_all(parts_dir);
   }
 
+  // The metadata-only tree.
+  const uint64_t meta_n = EnvOr("TACO_SCALE_META_N", 10 * n);
+  std::vector<Row> meta_rows;
+  if (meta_n > 0) {
+    const fs::path meta_src = work / "meta_src";
+    MakeMetaTree(meta_src, meta_n);
+    auto add_meta = [&](const std::string& name, Outcome o) {
+      meta_rows.push_back({name, o, meta_n, ""});
+      std::fprintf(stderr, "scale_bench: %-34s %8.2f s (metadata-only)\n", name.c_str(), o.seconds);
+    };
+    add_meta("`cp -r`", Run({"cp", "-r", meta_src.string(), (work / "meta_cp").string()}));
+    fs::remove_all(work / "meta_cp");
+    const std::string meta_zip = (work / "meta.tacozip").string();
+    add_meta("`taco create` → ZIP", Run({taco, "create", meta_src.string(), meta_zip, "--collection", coll}));
+    add_meta("`taco validate` (ZIP)", Run({taco, "validate", meta_zip}));
+    fs::remove_all(meta_src);
+    fs::remove(meta_zip);
+  }
+
   const uint64_t parts = EnvOr("TACO_SCALE_PARTS", 1000);
   std::vector<OpenRow> opens;
   const bool remote = EnvOr("TACO_SCALE_REMOTE", 1) != 0 && fs::exists("/usr/sbin/nginx");
@@ -363,6 +398,16 @@ int main() {
                 static_cast<double>(r.outcome.max_rss_kib) / 1024, r.note.c_str());
   }
   if (!remote_note.empty()) std::printf("\nremote convert: %s\n", remote_note.c_str());
+  if (!meta_rows.empty()) {
+    std::printf("\n### Metadata-only: %llu FILE samples of 1 byte\n\n", static_cast<unsigned long long>(meta_n));
+    std::printf("| command | seconds | samples/s | × `cp -r` | peak RSS MiB |\n|---|---:|---:|---:|---:|\n");
+    const double meta_cp = static_cast<double>(meta_n) / meta_rows.front().outcome.seconds;
+    for (const Row& r : meta_rows) {
+      const double rate = static_cast<double>(meta_n) / r.outcome.seconds;
+      std::printf("| %s | %.2f | %.0f | %.2f | %.1f |\n", r.name.c_str(), r.outcome.seconds, rate, rate / meta_cp,
+                  static_cast<double>(r.outcome.max_rss_kib) / 1024);
+    }
+  }
   if (!opens.empty()) {
     std::printf("\n### Remote opens of a %llu-part TACOCAT through nginx\n\n", static_cast<unsigned long long>(parts));
     std::printf("| dataset | command | cache | requests | seconds | peak RSS MiB |\n|---|---|---|---:|---:|---:|\n");

@@ -235,7 +235,7 @@ Status RewriteZipMetadataInPlace(const std::string& path, const Taco& taco,
   for (const auto& [folder, meta_table] : prepared.tables.folder_meta) {
     Table meta = meta_table;
     TACO_RETURN_IF_ERROR(write::AddOffsetColumns(meta, ChildPaths(folder, meta), ranges));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, table::SmallTableToParquet(*engine, meta, {write::kMetaZstd, 65536, {}}));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(*engine, meta, {write::kMetaZstd, 65536, {}}));
     const std::string member = folder + "__meta__";
     TACO_ASSIGN_OR_RETURN(uint64_t at, zip.Member(member, parquet, entries));
     ranges[member] = {at, parquet.size()};

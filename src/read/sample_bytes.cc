@@ -113,7 +113,9 @@ void Prefetch(const Dataset::State& s, const std::vector<std::string>& gdal_path
       ++j;
     }
     RangeReaderPtr container = OpenContainer(s, first.root);
-    if (end - start <= max_run_bytes && j - i > 1 && end <= container->size()) {
+    // ReadVerifiedMember also reads up to kDataDescriptorMax bytes after a member.
+    end = std::min<uint64_t>(end + zip::kDataDescriptorMax, container->size());
+    if (end - start <= max_run_bytes + zip::kDataDescriptorMax && j - i > 1) {
       Result<std::string> bytes = container->Read(start, static_cast<size_t>(end - start));
       if (bytes.ok()) {
         auto shared = std::make_shared<const std::string>(std::move(*bytes));

@@ -119,8 +119,26 @@ struct Bounds {
   std::string min, max;
 };
 
+// Strings longer than this get no statistics (readers compare them byte-wise, unsigned).
+constexpr size_t kMaxStatBytes = 64;
+
 std::optional<Bounds> LeafBounds(TypeId t, const std::vector<const Value*>& leaves) {
-  if (leaves.empty() || (t != TypeId::kInt32 && t != TypeId::kInt64 && t != TypeId::kTimestampUs)) return std::nullopt;
+  if (leaves.empty()) return std::nullopt;
+  if (t == TypeId::kString || t == TypeId::kBinary) {
+    auto bytes = [t](const Value* v) -> const std::string& {
+      return t == TypeId::kString ? v->get<std::string>() : v->get<Binary>().bytes;
+    };
+    const std::string* lo = &bytes(leaves[0]);
+    const std::string* hi = lo;
+    for (const Value* v : leaves) {
+      const std::string& b = bytes(v);
+      if (b.size() > kMaxStatBytes) return std::nullopt;
+      if (b < *lo) lo = &b;  // std::string compares as unsigned char (char_traits<char>::lt)
+      if (*hi < b) hi = &b;
+    }
+    return Bounds{*lo, *hi};
+  }
+  if (t != TypeId::kInt32 && t != TypeId::kInt64 && t != TypeId::kTimestampUs) return std::nullopt;
   auto get = [t](const Value* v) {
     return t == TypeId::kInt32 ? int64_t{v->get<int32_t>()}
            : t == TypeId::kInt64 ? v->get<int64_t>() : v->get<TimestampUs>().micros;
@@ -371,7 +389,7 @@ Result<std::string> EncodeParquet(const Table& table, const ParquetWriteOptions&
   return file;
 }
 
-Result<std::string> SmallTableToParquet(Engine& engine, const Table& table, const ParquetWriteOptions& opts) {
+Result<std::string> TableToParquet(Engine& engine, const Table& table, const ParquetWriteOptions& opts) {
   if (!table.columns.empty() && CanEncodeParquet(table)) {
     Result<std::string> bytes = EncodeParquet(table, opts);
     if (bytes.ok() || bytes.status().code() != StatusCode::kNotSupported) return bytes;

@@ -8,7 +8,8 @@
 //    (`<name>` LIST / repeated `list` / optional `element`). One data page (v1: PLAIN values,
 //    RLE/bit-packed levels) per column and row group, ZSTD-compressed at opts.zstd_level, row
 //    groups of at most opts.row_group_size rows, opts.kv_metadata as file key/value metadata,
-//    null counts and min/max statistics of int32/int64/timestamp columns that are not lists.
+//    null counts and min/max statistics of the columns that are not lists (int32, int64,
+//    timestamp; string and binary when no value is longer than 64 bytes).
 //    Physical and logical types as the engine's writer (engine.h ToParquet): string →
 //    BYTE_ARRAY + STRING/UTF8, binary → BYTE_ARRAY, bool → BOOLEAN, int32 → INT32, int64 →
 //    INT64, float → FLOAT, double → DOUBLE, timestamp[us] → INT64 + TIMESTAMP(
@@ -17,7 +18,7 @@
 //  * Deterministic: the same table and options give the same bytes (no time, no random).
 //  * Pure function: no shared state, callable from any thread.
 //  * NotSupported for struct columns (and a value whose alternative disagrees with its
-//    column's type): SmallTableToParquet then falls back to Engine::ToParquet.
+//    column's type): TableToParquet then falls back to Engine::ToParquet.
 #ifndef TACO_TABLE_PARQUET_WRITER_H_
 #define TACO_TABLE_PARQUET_WRITER_H_
 
@@ -34,8 +35,10 @@ bool CanEncodeParquet(const Table& table);
 
 Result<std::string> EncodeParquet(const Table& table, const ParquetWriteOptions& opts = {});
 
-// EncodeParquet when it accepts the table, else engine.ToParquet (same options).
-Result<std::string> SmallTableToParquet(Engine& engine, const Table& table, const ParquetWriteOptions& opts = {});
+// EncodeParquet when it accepts the table, else engine.ToParquet (same options). The writers
+// use it for every table of a dataset: the `__meta__` tables and the consolidated levels
+// (no copy of the table into the engine: memory stays near the table's own size).
+Result<std::string> TableToParquet(Engine& engine, const Table& table, const ParquetWriteOptions& opts = {});
 
 }  // namespace taco::table
 

@@ -31,9 +31,9 @@ Status MakeParents(const std::string& root, const std::string& relative, std::un
 
 }  // namespace
 
-Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,
+Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,
                    Progress& progress) {
-  const model::LevelTables& t = prepared.tables;
+  model::LevelTables& t = prepared.tables;
   std::unordered_set<std::string> made;
 
   io::RangeRunReader runs(SampleRanges(t.files), io::RunOptionsFromEnv());
@@ -68,13 +68,14 @@ Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, ta
   for (const auto& [folder, meta] : t.folder_meta) {
     const std::string member = folder + "__meta__";
     TACO_RETURN_IF_ERROR(MakeParents(temp_dir, member, made));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, table::SmallTableToParquet(engine, meta, {kMetaZstd, 65536}));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(engine, meta, {kMetaZstd, 65536}));
     TACO_RETURN_IF_ERROR(WriteNewFile(temp_dir + "/" + member, parquet));
   }
 
   TACO_RETURN_IF_ERROR(MakeParents(temp_dir, "METADATA/x", made));
   for (size_t level = 0; level < t.levels.size(); ++level) {
-    TACO_ASSIGN_OR_RETURN(std::string parquet, engine.ToParquet(t.levels[level], {kLevelZstd, 65536}));
+    const Table table = std::move(t.levels[level]);  // consumed as it is written
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(engine, table, {kLevelZstd, 65536}));
     TACO_RETURN_IF_ERROR(
         WriteNewFile(temp_dir + "/METADATA/level" + std::to_string(level) + ".parquet", parquet));
   }

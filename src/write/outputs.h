@@ -60,8 +60,10 @@ inline std::vector<io::RangeRef> SampleRanges(const std::vector<std::pair<std::s
   return refs;
 }
 
-Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine, Progress& progress);
-Status WriteFolder(const PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,
+// The writers consume prepared.tables.levels (each level is moved out as it is written, so
+// that its memory is released before the next one); the rest of `prepared` is left as is.
+Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine, Progress& progress);
+Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,
                    Progress& progress);
 
 }  // namespace taco::write

@@ -40,9 +40,9 @@ std::vector<std::string> ChildPaths(const std::string& folder, const Table& meta
 
 }  // namespace
 
-Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine,
+Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine,
                 Progress& progress) {
-  const model::LevelTables& t = prepared.tables;
+  model::LevelTables& t = prepared.tables;
   TACO_ASSIGN_OR_RETURN(auto zip, zip::ZipWriter::Create(temp_path));
   TACO_RETURN_IF_ERROR(zip->BeginTacoHeader());
 
@@ -58,7 +58,7 @@ Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, tabl
   for (const auto& [folder, meta_table] : t.folder_meta) {
     Table meta = meta_table;
     TACO_RETURN_IF_ERROR(AddOffsetColumns(meta, ChildPaths(folder, meta), ranges));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, table::SmallTableToParquet(engine, meta, {kMetaZstd, 65536}));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(engine, meta, {kMetaZstd, 65536}));
     const std::string member = folder + "__meta__";
     TACO_ASSIGN_OR_RETURN(zip::MemberInfo info, zip->AddBytes(member, parquet));
     ranges[member] = {info.data_offset, info.size};
@@ -66,9 +66,9 @@ Status WriteZip(const PreparedTaco& prepared, const std::string& temp_path, tabl
 
   std::vector<zip::HeaderEntry> header;
   for (size_t level = 0; level < t.levels.size(); ++level) {
-    Table table = t.levels[level];
+    Table table = std::move(t.levels[level]);  // consumed: the level's memory goes as it is written
     TACO_RETURN_IF_ERROR(AddOffsetColumns(table, t.archive_paths[level], ranges));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, engine.ToParquet(table, {kLevelZstd, 65536}));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(engine, table, {kLevelZstd, 65536}));
     TACO_ASSIGN_OR_RETURN(zip::MemberInfo info,
                           zip->AddBytes("METADATA/level" + std::to_string(level) + ".parquet", parquet));
     header.push_back({info.data_offset, info.size});

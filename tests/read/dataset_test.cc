@@ -245,6 +245,48 @@ TEST(DatasetOpen, NavigationReadsMetaOnceAndASampleOnce) {
   EXPECT_TRUE(covers(after[1], 266, 13)) << after[1].first << "+" << after[1].second;
 }
 
+// Dataset::Prefetch: the three FOLDERs' __meta__ (adjacent members) in one read; navigating
+// into each FOLDER then reads nothing more, and a damaged member is still refused (CRC-32).
+TEST(DatasetPrefetch, MembersComeFromOneReadAndAreStillChecked) {
+  std::shared_ptr<RecordingReader> recorder;
+  OpenOptions options;
+  options.wrap_container = [&recorder](RangeReaderPtr base) {
+    recorder = std::make_shared<RecordingReader>(std::move(base));
+    return recorder;
+  };
+  auto ds = OpenOrDie(NestedZip(), options);
+  ASSERT_NE(ds, nullptr);
+  const Table rows = ValueOrDie(ValueOrDie(ds->Sql("SELECT \"internal:gdal_vsi\" AS p FROM data_raw"))->DataRaw());
+  const std::vector<std::string> paths = Strings(rows, "p");
+  ASSERT_EQ(paths.size(), 3u);
+  ds->Prefetch(paths);
+  ASSERT_EQ(DataReads(*recorder).size(), 1u);
+  for (const char* region : {"europe", "americas", "asia"}) {
+    Node node = ValueOrDie(ds->Read(region));
+    ASSERT_NE(node.children, nullptr);
+    EXPECT_EQ(node.children->num_rows(), 3u) << region;
+  }
+  EXPECT_EQ(DataReads(*recorder).size(), 1u) << "navigation read a __meta__ again";
+
+  // One byte of europe's __meta__ (bytes 10238..14770) changed: refused with or without
+  // the read-ahead, with the same message.
+  TempDir dir;
+  std::string bytes = testing::ReadFile(NestedZip());
+  bytes[10238 + 100] = static_cast<char>(bytes[10238 + 100] ^ 0x5A);
+  testing::WriteFile(dir / "damaged.tacozip", bytes);
+  std::string messages[2];
+  for (int prefetch = 0; prefetch < 2; ++prefetch) {
+    auto damaged = OpenOrDie(dir / "damaged.tacozip");
+    ASSERT_NE(damaged, nullptr);
+    if (prefetch == 1) damaged->Prefetch(paths);
+    auto europe = damaged->Read("europe");
+    ASSERT_FALSE(europe.ok());
+    messages[prefetch] = europe.status().message();
+    EXPECT_NE(messages[prefetch].find("CRC"), std::string::npos) << messages[prefetch];
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+}
+
 TEST(DatasetOpen, ErrorsNameThePath) {
   auto missing = Dataset::Open(testing::UpstreamFixtures() + "/nope.tacozip");
   ASSERT_FALSE(missing.ok());

@@ -179,7 +179,7 @@ TEST(FlatParquet, StructColumnsAreLeftToTheEngine) {
   EXPECT_EQ(refused.status().code(), StatusCode::kNotSupported);
   EXPECT_NE(refused.status().message().find("band"), std::string::npos) << refused.status().ToString();
 
-  auto bytes = SmallTableToParquet(*engine, table);
+  auto bytes = TableToParquet(*engine, table);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   auto back = engine->ReadParquet(MemoryReader(*bytes, "nested.parquet"));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
