@@ -193,6 +193,7 @@ bool IsList(const Element& e) {
 
 // One top-level column starting at elements[*i]: LIST groups down to a primitive leaf.
 bool ParseColumn(const std::vector<Element>& elements, size_t* i, LeafColumn* col) {
+  if (*i >= elements.size()) return false;  // the root claims more children than there are
   col->name = elements[*i].name;
   for (int depth = 0;; ++depth) {
     if (*i >= elements.size()) return false;
