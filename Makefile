@@ -63,11 +63,12 @@ $(TSAN_BUILD)/build.ninja:
 	  -DTACO_FUZZ_REPLAY=OFF $(CMAKE_FLAGS)
 
 # The thread stress tests (tests/remote/thread_stress_test.cc: 8 threads on one Dataset, ZIP
-# and FOLDER, local and through nginx) under ThreadSanitizer. A skipped test fails the run.
+# and FOLDER, local and through nginx; tests/create/ext_threads_cli_test.cc: create --ext on
+# 1-3 threads; tests/util: OrderedParallel) under ThreadSanitizer. A skipped test fails the run.
 test-tsan: deps $(TSAN_BUILD)/build.ninja
-	cmake --build $(TSAN_BUILD) -j $(JOBS) --target taco_cli test_remote
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target taco_cli test_remote test_create test_util
 	cd $(TSAN_BUILD) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
-	  ctest --output-on-failure -R 'ThreadStress' -j 1 > ctest-tsan.log 2>&1; rc=$$?; cat ctest-tsan.log; \
+	  ctest --output-on-failure -R 'ThreadStress|OrderedParallel' -j 1 > ctest-tsan.log 2>&1; rc=$$?; cat ctest-tsan.log; \
 	  test $$rc -eq 0 && ! grep -q 'Skipped' ctest-tsan.log
 
 $(FUZZ_BUILD)/build.ninja:

@@ -28,7 +28,11 @@
 //    entries giving the same column (stats:image.tif, stats-categorical:mask.tif both give
 //    geotiff:stats) share one column, each sample holding the value of the entry that matched
 //    it; a FILE matched by two entries that give the same column is an error. Samples of
-//    the level an entry did not compute get nulls (FOLDERs included).
+//    the level an entry did not compute get nulls (FOLDERs included). The FILE computations
+//    run on a pool of threads (TACO_EXT_THREADS, 1..256; default: hardware concurrency), each
+//    opening its own GDAL dataset, and are merged in sample order: the Taco, the `progress`
+//    calls (on the calling thread) and the error returned (the first in sample order) are
+//    the same whatever the thread count.
 //  * FOLDER samples get the STAC/ISTAC columns too, on every level that holds a FOLDER, once
 //    stac/istac was computed for some FILE: the values are computed from the samples below
 //    (ext::StacFromChildren / IstacFromChildren: lon/lat footprint box, its centre, earliest

@@ -12,10 +12,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ext/ext_threads.h"
+#include "io/thread_config.h"
 #include "taco/extensions.h"
 #include "util/json_text.h"
 #include "util/exception_guard.h"
 #include "util/iso_datetime.h"
+#include "util/ordered_parallel.h"
 #include "util/quote.h"
 #include "write/metadata_files.h"
 #include "write/tree_builder_scan.h"
@@ -40,6 +43,10 @@ void CollectLevels(TreeNode* node, std::vector<std::vector<TreeNode*>>* levels) 
 }
 
 constexpr size_t kListed = 5;  // paths named in a message before "..."
+
+// Extension results computed ahead of the one being merged, per thread: bounds memory (each
+// result is a few values; rasters are closed once computed) while keeping threads busy.
+constexpr size_t kExtWindowPerThread = 64;
 
 // Metadata columns → fields of every node of the levels each column belongs to.
 // Every metadata row whose path is no sample, in one error (the first in full, then a count
@@ -214,27 +221,49 @@ Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSetti
     cols->push_back(Field{f.name, f.type, Value(), f.description});
     return Status::OK();
   };
+  // The (level, entry, FILE) computations in that nesting order. They run on a pool of
+  // threads (each opens its own GDAL datasets; nothing GDAL is shared) and are consumed here
+  // in this order, so columns, values, progress and the first error do not depend on the
+  // thread count.
+  struct Task {
+    size_t level;
+    ExtEntry* entry;
+    TreeNode* node;
+  };
+  std::vector<Task> tasks;
+  tasks.reserve(total);
   for (size_t l = 0; l < levels.size(); ++l) {
     for (ExtEntry& e : entries) {
       for (TreeNode* node : levels[l]) {
-        if (!Matches(e, *node)) continue;
-        Result<std::vector<Field>> fields = ext::ComputeByName(e.name, node->path, settings);
-        if (!fields.ok()) return fields.status().WithPrefix(node->path + ": extension " + Quote(e.text));
-        ++e.matched;
-        Computed& c = computed[l][node];
-        for (Field& f : *fields) {
-          TACO_RETURN_IF_ERROR(add_column(&columns[l], f, e));
-          auto [it, inserted] = c.values.emplace(f.name, std::make_pair(f.value, &e));
-          if (!inserted) {
-            return Status::InvalidArgument(node->path + ": matched by both --ext " + Quote(it->second.second->text) +
-                                           " and " + Quote(e.text) + ", which both give the column " +
-                                           Quote(f.name) + " (make their file patterns disjoint)");
-          }
-        }
-        if (progress) progress(++done, total);
+        if (Matches(e, *node)) tasks.push_back(Task{l, &e, node});
       }
     }
   }
+  // Runs on the workers, with the caller's thread-local GDAL options installed.
+  auto compute = io::WithCallerGdalConfig([&tasks, &settings](size_t i) {
+    return ext::ComputeByName(tasks[i].entry->name, tasks[i].node->path, settings);
+  });
+  auto consume = [&](size_t i, Result<std::vector<Field>> fields) -> Status {
+    const size_t l = tasks[i].level;
+    ExtEntry& e = *tasks[i].entry;
+    TreeNode* node = tasks[i].node;
+    if (!fields.ok()) return fields.status().WithPrefix(node->path + ": extension " + Quote(e.text));
+    ++e.matched;
+    Computed& c = computed[l][node];
+    for (Field& f : *fields) {
+      TACO_RETURN_IF_ERROR(add_column(&columns[l], f, e));
+      auto [it, inserted] = c.values.emplace(f.name, std::make_pair(std::move(f.value), &e));
+      if (!inserted) {
+        return Status::InvalidArgument(node->path + ": matched by both --ext " + Quote(it->second.second->text) +
+                                       " and " + Quote(e.text) + ", which both give the column " +
+                                       Quote(f.name) + " (make their file patterns disjoint)");
+      }
+    }
+    if (progress) progress(++done, total);
+    return Status::OK();
+  };
+  const size_t threads = ext::internal::ExtensionThreads();
+  TACO_RETURN_IF_ERROR(util::OrderedParallel(tasks.size(), threads, kExtWindowPerThread * threads, compute, consume));
   for (const ExtEntry& e : entries) {
     if (!e.glob.empty() && e.matched == 0) {
       return Status::InvalidArgument("extension " + Quote(e.text) + ": the pattern " + Quote(e.glob) +
