@@ -610,8 +610,10 @@ bool ParsePageHeader(CompactReader& r, PageHeader* h) {
           r.Skip(ft);
         }
       });
-      // Required fields of each header kind.
-      if (h->num_values < 0 || h->encoding < 0) sub_ok = false;
+      // Required fields of each header kind; encodings are enum values (the engine refuses
+      // others, even where they are not used, e.g. the repetition levels of a flat column).
+      if (h->num_values < 0 || !IsEncoding(h->encoding)) sub_ok = false;
+      if (id == 5 && (!IsEncoding(h->def_encoding) || !IsEncoding(h->rep_encoding))) sub_ok = false;
       if (id == 5 && (h->def_encoding < 0 || h->rep_encoding < 0)) sub_ok = false;
       if (id == 8 && (h->num_nulls < 0 || h->num_rows < 0 || h->def_bytes < 0 || h->rep_bytes < 0)) sub_ok = false;
     } else {
