@@ -12,6 +12,7 @@
 #include "table/engine_zstd.h"
 #include "table/parquet_levels.h"
 #include "table/thrift_compact.h"
+#include "util/json_text.h"
 #include "zip/crc32.h"
 
 namespace taco::table {
@@ -191,43 +192,6 @@ bool IsList(const Element& e) {
                           (e.logical == 0 && e.converted && *e.converted == kConvertedList));
 }
 
-bool ValidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<uint8_t>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t n = 0;
-    uint32_t cp = 0;
-    if ((c & 0xE0) == 0xC0) {
-      n = 1;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      n = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (n >= s.size() - i) return false;
-    for (size_t k = 1; k <= n; ++k) {
-      const auto cc = static_cast<uint8_t>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += n + 1;
-  }
-  return true;
-}
-
 // One top-level column starting at elements[*i]: LIST groups down to a primitive leaf.
 bool ParseColumn(const std::vector<Element>& elements, size_t* i, LeafColumn* col) {
   if (*i >= elements.size()) return false;  // the root claims more children than there are
@@ -396,7 +360,7 @@ bool ParseRowGroup(CompactReader& r, const std::vector<LeafColumn>& columns, Row
 bool ParseSchema(const std::vector<Element>& elements, std::vector<LeafColumn>* columns) {
   if (elements.size() < 2 || elements[0].physical || elements[0].num_children.value_or(0) <= 0) return false;
   for (const Element& e : elements) {
-    if (!ValidUtf8(e.name)) return false;  // the engine refuses names that are not UTF-8
+    if (!util::IsValidUtf8(e.name)) return false;  // the engine refuses names that are not UTF-8
   }
   size_t i = 1;
   for (int32_t c = 0; c < *elements[0].num_children; ++c) {
@@ -541,7 +505,7 @@ bool DecodePlain(const LeafColumn& col, std::string_view in, size_t count, std::
         const std::string_view s = in.substr(pos, n);
         pos += n;
         if (col.leaf == TypeId::kString) {
-          if (!ValidUtf8(s)) return false;
+          if (!util::IsValidUtf8(s)) return false;
           out->emplace_back(std::string(s));
         } else {
           out->emplace_back(taco::Binary{std::string(s)});

@@ -182,15 +182,20 @@ class RecordingReader final : public RangeReader {
   mutable std::vector<std::pair<uint64_t, uint64_t>> ranges_;
 };
 
+// Opens `path` with every container read recorded in *recorder.
+std::unique_ptr<Dataset> OpenRecorded(const std::string& path, std::shared_ptr<RecordingReader>* recorder) {
+  OpenOptions options;
+  options.wrap_container = [recorder](RangeReaderPtr base) {
+    *recorder = std::make_shared<RecordingReader>(std::move(base));
+    return *recorder;
+  };
+  return OpenOrDie(path, options);
+}
+
 // Every DATA member of the fixtures lies in [157, first metadata offset): FORMAT §9.1/§9.2.
 void ExpectNoDataBytesRead(const std::string& path, uint64_t metadata_start) {
   std::shared_ptr<RecordingReader> recorder;
-  OpenOptions options;
-  options.wrap_container = [&recorder](RangeReaderPtr base) {
-    recorder = std::make_shared<RecordingReader>(std::move(base));
-    return recorder;
-  };
-  auto ds = OpenOrDie(path, options);
+  auto ds = OpenRecorded(path, &recorder);
   ASSERT_NE(ds, nullptr);
   ASSERT_NE(recorder, nullptr);
   auto view = ValueOrDie(ds->Sql("SELECT id, \"internal:gdal_vsi\" FROM data_raw ORDER BY id"));
@@ -221,12 +226,7 @@ std::vector<std::pair<uint64_t, uint64_t>> DataReads(const RecordingReader& r) {
 
 TEST(DatasetOpen, NavigationReadsMetaOnceAndASampleOnce) {
   std::shared_ptr<RecordingReader> recorder;
-  OpenOptions options;
-  options.wrap_container = [&recorder](RangeReaderPtr base) {
-    recorder = std::make_shared<RecordingReader>(std::move(base));
-    return recorder;
-  };
-  auto ds = OpenOrDie(NestedZip(), options);
+  auto ds = OpenRecorded(NestedZip(), &recorder);
   ASSERT_NE(ds, nullptr);
   EXPECT_TRUE(DataReads(*recorder).empty());
   Node europe = ValueOrDie(ds->Read("europe"));
@@ -249,12 +249,7 @@ TEST(DatasetOpen, NavigationReadsMetaOnceAndASampleOnce) {
 // into each FOLDER then reads nothing more, and a damaged member is still refused (CRC-32).
 TEST(DatasetPrefetch, MembersComeFromOneReadAndAreStillChecked) {
   std::shared_ptr<RecordingReader> recorder;
-  OpenOptions options;
-  options.wrap_container = [&recorder](RangeReaderPtr base) {
-    recorder = std::make_shared<RecordingReader>(std::move(base));
-    return recorder;
-  };
-  auto ds = OpenOrDie(NestedZip(), options);
+  auto ds = OpenRecorded(NestedZip(), &recorder);
   ASSERT_NE(ds, nullptr);
   const Table rows = ValueOrDie(ValueOrDie(ds->Sql("SELECT \"internal:gdal_vsi\" AS p FROM data_raw"))->DataRaw());
   const std::vector<std::string> paths = Strings(rows, "p");
