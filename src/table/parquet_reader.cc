@@ -63,6 +63,7 @@ struct RowGroup {
 struct Footer {
   std::vector<LeafColumn> columns;
   std::vector<RowGroup> groups;
+  int64_t num_rows = -1;  // FileMetaData.num_rows: must be the row groups' sum
 };
 
 // Reads fields of the struct `r` is in, calling on_field(id, type) for each; the callback
@@ -398,7 +399,7 @@ std::optional<Footer> ParseFooter(std::string_view bytes) {
       if (!ParseSchema(elements, &f.columns)) return std::nullopt;
       schema = true;
     } else if (id == 3) {
-      r.I64(t);
+      f.num_rows = r.I64(t);
       num_rows = true;
     } else if (id == 5) {  // key_value_metadata: list<KeyValue{1: required key, 2: value}>
       uint8_t et = 0;
@@ -730,6 +731,7 @@ std::optional<Table> DecodeParquet(std::string_view file) {
     total += static_cast<uint64_t>(g.num_rows);
     if (total > kMaxDecodedParquetRows) return std::nullopt;
   }
+  if (footer->num_rows < 0 || static_cast<uint64_t>(footer->num_rows) != total) return std::nullopt;
   Table table;
   for (const LeafColumn& c : footer->columns) table.columns.push_back(Column{c.name, c.type, {}});
   for (const RowGroup& g : footer->groups) {
