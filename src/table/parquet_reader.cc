@@ -104,6 +104,16 @@ void ParseLogical(CompactReader& r, Element* e) {
   });
 }
 
+// A list field of `element` values (any number), read and dropped; false when its element
+// type is another (the engine reads the declared type and fails on the rest).
+bool SkipListOf(CompactReader& r, uint8_t type, uint8_t element) {
+  uint8_t et = 0;
+  const uint64_t n = r.List(type, &et);
+  if (n > 0 && et != element) return false;
+  for (uint64_t k = 0; k < n && !r.failed(); ++k) r.Skip(et, true);
+  return !r.failed();
+}
+
 // The engine refuses a footer whose enum fields hold values outside their enums.
 bool InRange(int32_t v, int32_t lo, int32_t hi) { return v >= lo && v <= hi; }
 bool IsEncoding(int32_t v) { return InRange(v, 0, 9) && v != 1; }
@@ -259,6 +269,23 @@ bool ParseColumnMeta(CompactReader& r, const LeafColumn& col, Chunk* c) {
       case 7: c->size = r.I64(t); break;
       case 9: data_offset = r.I64(t); break;
       case 11: dictionary_offset = r.I64(t); break;
+      case 10:  // index_page_offset
+      case 14:  // bloom_filter_offset
+        r.I64(t);
+        break;
+      case 15: r.I32(t); break;  // bloom_filter_length
+      case 16:                   // SizeStatistics{1: i64, 2: list<i64>, 3: list<i64>}
+        if (!r.BeginStruct(t)) break;
+        Fields(r, [&](int16_t sid, uint8_t st) {
+          if (sid == 1) {
+            r.I64(st);
+          } else if (sid == 2 || sid == 3) {
+            bad |= !SkipListOf(r, st, thrift::kI64);
+          } else {
+            r.Skip(st);
+          }
+        });
+        break;
       case 12: {  // Statistics: min/max of a fixed-width type have its width
         if (!r.BeginStruct(t)) break;
         const size_t width = physical == kInt32 || physical == kFloat ? 4
@@ -338,6 +365,10 @@ bool ParseRowGroup(CompactReader& r, const std::vector<LeafColumn>& columns, Row
             file_offset = true;
           } else if (cid == 3) {
             if (r.BeginStruct(ct)) meta = ParseColumnMeta(r, columns[k], &c);
+          } else if (cid == 4 || cid == 6) {  // offset / column index offsets
+            r.I64(ct);
+          } else if (cid == 5 || cid == 7) {  // their lengths
+            r.I32(ct);
           } else {
             r.Skip(ct);
           }
@@ -350,6 +381,8 @@ bool ParseRowGroup(CompactReader& r, const std::vector<LeafColumn>& columns, Row
       has_total = true;
     } else if (id == 3) {
       g->num_rows = r.I64(t);
+    } else if (id == 5 || id == 6) {  // file_offset, total_compressed_size
+      r.I64(t);
     } else {
       r.Skip(t);
     }
