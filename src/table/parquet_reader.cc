@@ -336,7 +336,10 @@ bool ParseColumnMeta(CompactReader& r, const LeafColumn& col, Chunk* c) {
   for (size_t k = 0; k < path.size(); ++k) {
     if (path[k] != col.path[k]) return false;
   }
-  c->start = dictionary_offset > 0 && dictionary_offset < data_offset ? dictionary_offset : data_offset;
+  // The engine starts a chunk at its dictionary page offset whenever one is given: one not
+  // before the data pages is left to it.
+  if (dictionary_offset > 0 && dictionary_offset >= data_offset) return false;
+  c->start = dictionary_offset > 0 ? dictionary_offset : data_offset;
   return true;
 }
 
