@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/paths.h"
+#include "support/zip_image.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
 #include "taco/writer.h"
@@ -79,38 +80,6 @@ std::map<std::string, std::string> TreeBytes(const std::string& dir) {
   return out;
 }
 
-uint32_t U32(const std::string& s, size_t at) {
-  return static_cast<uint32_t>(static_cast<unsigned char>(s[at])) |
-         static_cast<uint32_t>(static_cast<unsigned char>(s[at + 1])) << 8 |
-         static_cast<uint32_t>(static_cast<unsigned char>(s[at + 2])) << 16 |
-         static_cast<uint32_t>(static_cast<unsigned char>(s[at + 3])) << 24;
-}
-uint16_t U16(const std::string& s, size_t at) {
-  return static_cast<uint16_t>(static_cast<unsigned char>(s[at]) | static_cast<unsigned char>(s[at + 1]) << 8);
-}
-
-// The ZIP's bytes with the DOS time and date of every local and central header zeroed (the
-// writer stamps its start time; everything else must match byte for byte).
-std::string ZipImage(const std::string& path) {
-  std::string z = ReadFile(path);
-  EXPECT_GE(z.size(), 22u);
-  if (z.size() < 22) return z;
-  const size_t eocd = z.size() - 22;  // no comment
-  EXPECT_EQ(U32(z, eocd), 0x06054b50u);
-  size_t cd = U32(z, eocd + 16);
-  const size_t entries = U16(z, eocd + 10);
-  for (size_t i = 0; i < entries && cd + 46 <= z.size(); ++i) {
-    EXPECT_EQ(U32(z, cd), 0x02014b50u);
-    const size_t lfh = U32(z, cd + 42);
-    std::fill(z.begin() + static_cast<std::ptrdiff_t>(cd + 12), z.begin() + static_cast<std::ptrdiff_t>(cd + 16), 0);
-    if (lfh + 14 <= z.size()) {
-      EXPECT_EQ(U32(z, lfh), 0x04034b50u);
-      std::fill(z.begin() + static_cast<std::ptrdiff_t>(lfh + 10), z.begin() + static_cast<std::ptrdiff_t>(lfh + 14), 0);
-    }
-    cd += 46 + U16(z, cd + 28) + U16(z, cd + 30) + U16(z, cd + 32);
-  }
-  return z;
-}
 
 struct Setting {
   std::string run_bytes;  // TACO_COPY_RUN_BYTES ("" = default 8 MiB)
@@ -167,7 +136,7 @@ TEST(CopyRuns, ExportToZipAndFolderGivesTheBytesOfTheMemberByMemberCopy) {
     ScopedEnv runs("TACO_COPY_RUN_BYTES", "0");
     ASSERT_TRUE(Export(**view, tmp / "ref.tacozip", options).ok());
     ASSERT_TRUE(Export(**view, tmp / "ref", options).ok());
-    zip_ref = ZipImage(tmp / "ref.tacozip");
+    zip_ref = testing::ZipImage(tmp / "ref.tacozip");
     folder_ref = TreeBytes(tmp / "ref");
   }
   for (size_t k = 0; k < kRunSettings.size(); ++k) {
@@ -180,7 +149,7 @@ TEST(CopyRuns, ExportToZipAndFolderGivesTheBytesOfTheMemberByMemberCopy) {
     ASSERT_TRUE(z.ok()) << z.status().ToString();
     auto f = Export(**view, folder, options);
     ASSERT_TRUE(f.ok()) << f.status().ToString();
-    EXPECT_TRUE(ZipImage(zip) == zip_ref);
+    EXPECT_TRUE(testing::ZipImage(zip) == zip_ref);
     EXPECT_TRUE(TreeBytes(folder) == folder_ref);
   }
   // And the subset holds the source's bytes (an expectation independent of the writer).

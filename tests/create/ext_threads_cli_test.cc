@@ -18,6 +18,7 @@
 #include "ext/raster_fixture.h"
 #include "support/cli_expect.h"
 #include "support/paths.h"
+#include "support/zip_image.h"
 
 namespace taco::testing {
 namespace {
@@ -103,39 +104,6 @@ struct Tree {
   }
 };
 
-uint32_t U32(const std::string& s, size_t at) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(s[at + static_cast<size_t>(i)]);
-  return v;
-}
-uint16_t U16(const std::string& s, size_t at) {
-  return static_cast<uint16_t>(static_cast<unsigned char>(s[at]) | static_cast<unsigned char>(s[at + 1]) << 8);
-}
-
-// The ZIP's bytes with the DOS time and date of every local and central header zeroed (the
-// writer stamps the time it ran; every other byte must match).
-std::string ZipImage(const std::string& path) {
-  std::string z = ReadFile(path);
-  EXPECT_GE(z.size(), 22u);
-  if (z.size() < 22) return z;
-  const size_t eocd = z.size() - 22;  // no comment
-  EXPECT_EQ(U32(z, eocd), 0x06054b50u);
-  size_t cd = U32(z, eocd + 16);
-  const size_t entries = U16(z, eocd + 10);
-  EXPECT_GT(entries, 0u);
-  for (size_t i = 0; i < entries && cd + 46 <= z.size(); ++i) {
-    EXPECT_EQ(U32(z, cd), 0x02014b50u);
-    const size_t lfh = U32(z, cd + 42);
-    std::fill(z.begin() + static_cast<std::ptrdiff_t>(cd + 12), z.begin() + static_cast<std::ptrdiff_t>(cd + 16), 0);
-    if (lfh + 14 <= z.size()) {
-      EXPECT_EQ(U32(z, lfh), 0x04034b50u);
-      std::fill(z.begin() + static_cast<std::ptrdiff_t>(lfh + 10), z.begin() + static_cast<std::ptrdiff_t>(lfh + 14),
-                0);
-    }
-    cd += 46 + U16(z, cd + 28) + U16(z, cd + 30) + U16(z, cd + 32);
-  }
-  return z;
-}
 
 // Every regular file below `dir`, by relative path.
 std::map<std::string, std::string> TreeBytes(const std::string& dir) {

@@ -23,14 +23,31 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "servers.h"
 #include "support/paths.h"
 #include "taco/dataset.h"
 
 namespace taco::testing {
+
+// The non-empty lines of `text` (an access log), and lines joined back for messages.
+inline std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+inline std::string Joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
 
 inline char Ours3Byte(int i, int j, int k) { return static_cast<char>('a' + 4 * i + 2 * j + k); }
 

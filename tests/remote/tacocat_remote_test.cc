@@ -29,20 +29,6 @@ namespace fs = std::filesystem;
 const char* kFolder = "cat/.tacocat";
 const char* kSingle = "cat1/__TACOCAT__";
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
-
-std::string Joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
-}
 
 // The nginx log line fields: METHOD URI STATUS BYTES "RANGE".
 struct LogLine {
