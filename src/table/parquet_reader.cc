@@ -729,11 +729,11 @@ bool ReadChunk(std::string_view file, const LeafColumn& col, const Chunk& chunk,
     if (h.encoding == kPlain) {
       if (!DecodePlain(col, values_bytes, defined, &leaves)) return false;
     } else if (h.encoding == kPlainDictionary || h.encoding == kRleDictionary) {
-      if (!has_dictionary) return false;
+      // The index bit width is checked even when every value is null (the engine reads it).
+      if (!has_dictionary || values_bytes.empty() || static_cast<uint8_t>(values_bytes[0]) > 32) return false;
       if (defined > 0) {
-        if (values_bytes.empty()) return false;
         const int width = static_cast<uint8_t>(values_bytes[0]);
-        if (width > 32 || !DecodeHybrid(values_bytes.substr(1), width, defined, &indices)) return false;
+        if (!DecodeHybrid(values_bytes.substr(1), width, defined, &indices)) return false;
         for (uint32_t i : indices) {
           if (i >= dictionary.size()) return false;
           leaves.push_back(dictionary[i]);

@@ -19,10 +19,10 @@
 //    reader never invents an error message, and aims never to return a table the engine
 //    would refuse or read differently (tests/table/parquet_reader_test.cc compares both on
 //    files of several writers and on every one-byte change of them; fuzz target
-//    parquet_decode is differential). Known limit: the engine checks more of a damaged file
-//    than this reader mirrors (the fuzzer's latest find: a dictionary-coded page the engine
-//    refuses with "Decode bit width too large"); on such bytes this reader returns the
-//    values the bytes encode.
+//    parquet_decode is differential; each difference it found is fixed and kept in
+//    fuzz/regressions/parquet_decode). Known limit: the engine may check more of a damaged
+//    file than this reader mirrors; on such bytes this reader returns the values the bytes
+//    encode.
 //  * Pure function on the bytes: bounded allocations (sizes are checked against the file
 //    before anything is allocated), no shared state, callable from any thread.
 #ifndef TACO_TABLE_PARQUET_READER_H_
