@@ -90,7 +90,9 @@ void ParseLogical(CompactReader& r, Element* e) {
         r.Bool(ft);  // isAdjustedToUTC: the engine reads both as the same instant
       } else if (id == 8 && fid == 2 && r.BeginStruct(ft)) {  // TimeUnit union
         Fields(r, [&](int16_t uid, uint8_t ut) {
-          e->time_unit = e->time_unit == 0 ? uid : -1;
+          // A member is an (empty) struct; another wire type is skipped by the engine,
+          // which then finds no unit.
+          e->time_unit = e->time_unit == 0 && ut == thrift::kStruct ? uid : -1;
           r.Skip(ut);
         });
       } else if (id == 10 && fid == 1) {
