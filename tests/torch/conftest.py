@@ -158,6 +158,18 @@ http {{ log_format ranges '$request_method $uri $http_range $status';
     def lines(self) -> list[str]:
         return self.log.read_text().splitlines() if self.log.exists() else []
 
+    def settled_lines(self) -> list[str]:
+        """The log once it stops growing: nginx writes a request's line after the response
+        went out, so the last requests of the previous test may still be on their way."""
+        lines = self.lines()
+        for _ in range(40):
+            time.sleep(0.05)
+            again = self.lines()
+            if len(again) == len(lines):
+                return again
+            lines = again
+        return lines
+
     def stop(self):
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
