@@ -125,12 +125,7 @@ Result<Sample> Sample::FromFile(std::string id, std::string path) {
   if (!S_ISREG(st.st_mode)) {
     return Status::InvalidArgument("sample " + model::Quote(id) + ": '" + path + "' is not a regular file");
   }
-  Sample s;
-  s.id_ = std::move(id);
-  s.type_ = SampleType::kFile;
-  s.file_path_ = std::move(path);
-  s.size_bytes_ = static_cast<uint64_t>(st.st_size);
-  return s;
+  return FromScannedFile(std::move(id), std::move(path), static_cast<uint64_t>(st.st_size));
 }
 
 Result<Sample> Sample::FromScannedFile(std::string id, std::string path, uint64_t size) {

@@ -29,6 +29,17 @@ class ScopedEnv {
 constexpr int kSamples = 200;
 constexpr size_t kSampleBytes = 20000;
 
+// `taco create SRC <served rel>` with a minimal collection named `id`.
+void CreateServed(RemoteEnv* e, const std::string& src, const std::string& rel, const std::string& id) {
+  const std::string collection = *e->dir / (id + "_collection.json");
+  WriteFile(collection, R"({"id": ")" + id + R"(", "dataset_version": "1", "description": ")" + id +
+                            R"(", "licenses": ["CC0-1.0"], "providers": [{"name": "t"}], "tasks": ["other"]})");
+  fs::create_directories(e->Local("runs"));
+  CommandResult made = RunTaco("create " + ShellQuote(src) + " " + ShellQuote(e->Local(rel)) + " --collection " +
+                               ShellQuote(collection));
+  EXPECT_EQ(made.exit_code, 0) << made.err;
+}
+
 // runs/flat.tacozip: kSamples FILE samples s000.bin.. of kSampleBytes (about 4 MB of members).
 std::string MakeFlatZip(RemoteEnv* e) {
   const std::string rel = "runs/flat.tacozip";
@@ -40,13 +51,7 @@ std::string MakeFlatZip(RemoteEnv* e) {
     std::snprintf(name, sizeof name, "s%03d.bin", i);
     WriteFile(src + "/" + name, std::string(kSampleBytes, static_cast<char>('A' + i % 50)));
   }
-  WriteFile(*e->dir / "runs_collection.json",
-            R"({"id": "runs", "dataset_version": "1", "description": "runs", "licenses": ["CC0-1.0"],
-                "providers": [{"name": "t"}], "tasks": ["other"]})");
-  fs::create_directories(e->Local("runs"));
-  CommandResult made = RunTaco("create " + ShellQuote(src) + " " + ShellQuote(e->Local(rel)) + " --collection " +
-                               ShellQuote(*e->dir / "runs_collection.json"));
-  EXPECT_EQ(made.exit_code, 0) << made.err;
+  CreateServed(e, src, rel, "runs");
   return rel;
 }
 
@@ -197,13 +202,7 @@ std::string MakeFolderZip(RemoteEnv* e) {
     WriteFile(src + "/" + name + "/a.bin", std::string(100, static_cast<char>('a' + i % 26)));
     WriteFile(src + "/" + name + "/b.bin", std::string(100, static_cast<char>('A' + i % 26)));
   }
-  WriteFile(*e->dir / "folders_collection.json",
-            R"({"id": "folders", "dataset_version": "1", "description": "folders", "licenses": ["CC0-1.0"],
-                "providers": [{"name": "t"}], "tasks": ["other"]})");
-  fs::create_directories(e->Local("runs"));
-  CommandResult made = RunTaco("create " + ShellQuote(src) + " " + ShellQuote(e->Local(rel)) + " --collection " +
-                               ShellQuote(*e->dir / "folders_collection.json"));
-  EXPECT_EQ(made.exit_code, 0) << made.err;
+  CreateServed(e, src, rel, "folders");
   return rel;
 }
 
