@@ -81,6 +81,7 @@
 // | optical-bands        | optical:bands: unique non-empty names, positive center_wavelength and            |
 // |                      | full_width_half_max; optical:num_bands == number of bands and, when a level      |
 // |                      | has geotiff:stats, == the band count of some stats row                         |
+// | stats-values         | every value of a non-null geotiff:stats / internal:stats row is finite          |
 // | tacocat-part         | TACOCAT: the index rows of a source ZIP == that ZIP's level rows, in order       |
 // | tacocat-sources      | TACOCAT: taco:sources count and files name the index's source files            |
 // | pit-schema           | taco:pit_schema present and equal to what the level tables imply (FORMAT §4.1)   |

@@ -21,6 +21,7 @@
 #include "bindings.h"
 #include "errors.h"
 #include "handles.h"
+#include "interrupt.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
 #include "taco/info.h"
@@ -34,15 +35,17 @@ namespace nb = nanobind;
 namespace taco::py {
 namespace {
 
-// Runs f(dataset) with the GIL released and the engine locked.
+// Runs f(dataset) with the GIL released and the engine locked, interruptible by SIGINT
+// (interrupt.h).
 template <typename F>
 auto WithDataset(DatasetHandle& h, F&& f) {
   h.EnsureProcess();
   std::shared_ptr<Engine> engine = h.engine;
   std::shared_ptr<Dataset> ds = h.ds;
-  nb::gil_scoped_release release;
-  std::lock_guard<std::mutex> lock(engine->mu);
-  return f(*ds);
+  return Interruptible([&] {
+    std::lock_guard<std::mutex> lock(engine->mu);
+    return f(*ds);
+  });
 }
 
 template <typename F>
@@ -50,9 +53,10 @@ auto WithFrame(FrameHandle& h, F&& f) {
   h.EnsureProcess();
   std::shared_ptr<Engine> engine = h.engine;
   std::shared_ptr<const Frame> frame = h.frame;
-  nb::gil_scoped_release release;
-  std::lock_guard<std::mutex> lock(engine->mu);
-  return f(*frame);
+  return Interruptible([&] {
+    std::lock_guard<std::mutex> lock(engine->mu);
+    return f(*frame);
+  });
 }
 
 DatasetHandle Opened(Recipe recipe) {

@@ -10,6 +10,7 @@
 
 #include "ext/gdal_util.h"
 #include "read/stats_internal.h"
+#include "taco/cancel.h"
 
 namespace taco::read {
 namespace {
@@ -42,6 +43,7 @@ Status AddBand(const std::string& what, GDALDataset* ds, int index, Accumulator*
   const int strip = static_cast<int>(std::max<size_t>(1, kStripPixels / static_cast<size_t>(cols)));
   std::vector<double> buf(static_cast<size_t>(cols) * static_cast<size_t>(std::min(strip, rows)));
   for (int y = 0; y < rows; y += strip) {
+    if (CancelRequested()) return Cancelled(what);
     const int h = std::min(strip, rows - y);
     ext::internal::QuietGdalErrors quiet;
     if (band->RasterIO(GF_Read, 0, y, cols, h, buf.data(), cols, h, GDT_Float64, 0, 0, nullptr) != CE_None) {

@@ -115,6 +115,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   for (int i = 0; i < levels.members; ++i) referenced.insert(LevelMember(i));
   if (!levels.tables.empty()) {
     Tree tree = CheckLevels(levels.tables, container->is_zip(), rep);
+    CheckStatsValues(levels.tables, tree, rep);
     CheckMembers(*container, *engine, levels.tables, tree, rep, &referenced);
   }
   CheckCollection(collection, levels.tables, levels.complete, rep);

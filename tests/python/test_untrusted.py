@@ -1,0 +1,103 @@
+"""Untrusted datasets (issue 29): a NaN statistic is refused, not looped on; long native
+calls stop on SIGINT; COLLECTION.json with many keys parses in linear time. Every call that
+hung or crawled on the unfixed code runs in a subprocess with a timeout, so that the suite
+fails instead of hanging."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import taco_cpp
+from taco_cpp import Sample, Taco, Tortilla
+from conftest import COLLECTION
+
+GOOD = [[0.0, 10.0, 5.0, 2.0, 100.0, 2.5, 5.0, 7.5, 9.5]]
+
+
+def _run_python(code, timeout):
+    """Runs `code` in a fresh interpreter with this suite's taco_cpp; TimeoutExpired fails the test."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def nan_stats(tmp_path_factory):
+    """A FOLDER dataset of 3 samples; s1's band-0 min is NaN (it made the pooled percentile
+    search loop forever)."""
+    bad = [[float("nan")] + GOOD[0][1:]]
+    samples = [Sample(f"s{i}", data=b"x", **{"geotiff:stats": bad if i == 1 else GOOD}) for i in range(3)]
+    out = tmp_path_factory.mktemp("nan") / "ds"
+    taco_cpp.create(Taco(Tortilla(samples), COLLECTION), out)
+    return out
+
+
+def test_cli_stats_refuses_a_nan_statistic(nan_stats, taco_cli):
+    exe = taco_cli("--version").args[0]
+    r = subprocess.run([exe, "stats", str(nan_stats), "--band", "0"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stdout
+    assert "sample 's1' band 0 value 0" in r.stderr and "NaN" in r.stderr
+    # the same refusal from every method that reads stored statistics
+    r = subprocess.run([exe, "stats", str(nan_stats), "--band", "0", "--method", "upstream"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and "'s1'" in r.stderr
+
+
+def test_python_stats_refuses_a_nan_statistic(nan_stats):
+    r = _run_python(f"""
+        import taco_cpp
+        ds = taco_cpp.load({str(nan_stats)!r})
+        for f in (ds.stats_mean, ds.stats_p50, ds.stats_max):
+            try:
+                f(band=0)
+            except taco_cpp.InvalidArgumentError as e:
+                print("refused:", e)
+    """, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("refused:") == 3 and "sample 's1'" in r.stdout
+
+
+def test_validate_flags_a_nan_statistic(nan_stats, taco_cli):
+    r = taco_cli("validate", nan_stats)
+    assert r.returncode == 1
+    assert "stats-values" in r.stdout and "level0 row 1 (s1)" in r.stdout and "is NaN" in r.stdout
+    report = taco_cpp.validate(nan_stats)
+    assert [v["rule"] for v in report.violations] == ["stats-values"]
+
+
+def test_sigint_stops_a_long_stats_call(tmp_path):
+    """Exact statistics over 3 rasters of 8192x8192 pixels take seconds each; SIGINT after
+    0.5 s must raise KeyboardInterrupt promptly (unfixed: only after the whole call)."""
+    from osgeo import gdal
+
+    gdal.UseExceptions()
+    tif = tmp_path / "big.tif"
+    ds = gdal.GetDriverByName("GTiff").Create(str(tif), 8192, 8192, 1, gdal.GDT_Byte, ["COMPRESS=DEFLATE", "TILED=YES"])
+    ds.GetRasterBand(1).Fill(7)
+    ds = None
+    out = tmp_path / "big"
+    taco_cpp.create(Taco(Tortilla([Sample(f"s{i}", tif) for i in range(3)]), COLLECTION), out)
+    r = _run_python(f"""
+        import os, signal, threading, time
+        import taco_cpp
+        ds = taco_cpp.load({str(out)!r})
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        start = time.monotonic()
+        try:
+            ds.stats_mean(band=0, method="exact")
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        print(time.monotonic() - start)
+        # the dataset stays usable after an interrupted call
+        print(len(ds.data))
+    """, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split()
+    assert lines[0] == "interrupted"
+    assert float(lines[1]) < 4.0, r.stdout
+    assert lines[2] == "3"
