@@ -109,6 +109,9 @@ pair = read(os.path.join(fixtures, "folder/flat/COLLECTION.json")) + b"\0" + \
 put("collection_json", "pair.json", pair)
 put("collection_json", "bad_utf8.json", b'{"id": "\xff\xfe"}')
 put("collection_json", "deep.json", b"[" * 40 + b"]" * 40)
+# 50,000 keys and a repeated one: parsing was quadratic in the number of keys.
+put("collection_json", "many_keys.json",
+    "{" + ",".join('"a%d":0' % i for i in range(50000)) + ',"a7":{"again":[1]}}')
 
 # ---- metadata files (first byte: even = .csv, odd = .jsonl) -------------------------------
 put("metadata_files", "basic.csv", b"\0path,split,cloud,when\na,train,0.5,2023-01-02T03:04:05Z\nb,test,12,2024-02-29\n")

@@ -101,3 +101,41 @@ def test_sigint_stops_a_long_stats_call(tmp_path):
     assert lines[0] == "interrupted"
     assert float(lines[1]) < 4.0, r.stdout
     assert lines[2] == "3"
+
+
+@pytest.fixture(scope="module")
+def many_keys(tmp_path_factory):
+    """A FOLDER dataset whose COLLECTION.json has 400,000 extra keys (about 7 MB, under the
+    64 MiB limit). Parsing it cost n²/2 key comparisons on the unfixed code (100,000 keys:
+    14 s per command; this: minutes), and linear time now (well under a second)."""
+    out = tmp_path_factory.mktemp("keys") / "ds"
+    taco_cpp.create(Taco(Tortilla([Sample("a", data=b"1")]), COLLECTION), out)
+    path = out / "COLLECTION.json"
+    collection = json.loads(path.read_text())
+    for i in range(400_000):
+        collection["k%d" % i] = i
+    collection["k7"] = "seven"  # an existing key assigned again keeps its place
+    path.write_text(json.dumps(collection))
+    return out
+
+
+@pytest.mark.parametrize("command", [["info"], ["info", "--json"], ["validate"], ["ls"]])
+def test_many_collection_keys_cli(many_keys, taco_cli, command):
+    exe = taco_cli("--version").args[0]
+    r = subprocess.run([exe, *command, str(many_keys)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    if command == ["info", "--json"]:
+        keys = [k for k in json.loads(r.stdout)["collection"] if k[0] == "k" and k[1:].isdigit()]
+        assert keys == ["k%d" % i for i in range(400_000)]  # in file order
+
+
+def test_many_collection_keys_python(many_keys):
+    r = _run_python(f"""
+        import taco_cpp
+        ds = taco_cpp.load({str(many_keys)!r})
+        c = ds.collection
+        print(len(c), c["k7"], list(c)[-1])
+    """, timeout=60)
+    assert r.returncode == 0, r.stderr
+    n, seven, last = r.stdout.split()
+    assert int(n) >= 400_000 and seven == "seven" and last == "k399999"
