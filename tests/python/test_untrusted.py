@@ -139,3 +139,29 @@ def test_many_collection_keys_python(many_keys):
     assert r.returncode == 0, r.stderr
     n, seven, last = r.stdout.split()
     assert int(n) >= 400_000 and seven == "seven" and last == "k399999"
+
+
+@pytest.fixture(scope="module")
+def many_rows(tmp_path_factory):
+    """A ZIP of 5,000 FILE samples (its CSV is about 1 MB: larger than any output buffer)."""
+    out = tmp_path_factory.mktemp("rows") / "rows.tacozip"
+    samples = [Sample("s%05d" % i, data=b"x", note="n" * 100) for i in range(5000)]
+    taco_cpp.create(Taco(Tortilla(samples), COLLECTION), out)
+    return out
+
+
+@pytest.mark.parametrize("args", [
+    ["files", "{ds}"], ["sql", "{ds}", "SELECT * FROM data", "--format", "csv"], ["sql", "{ds}", "SELECT id FROM data"],
+    ["ls", "{ds}"], ["info", "{ds}"], ["info", "--json", "{ds}"], ["filter", "{ds}", "--json"], ["validate", "{ds}"],
+    ["cat", "{ds}", "s00001"],
+])
+def test_write_errors_fail_the_command(many_rows, taco_cli, args):
+    """stdout on a full disk (/dev/full): exit 2 and "taco: writing output: ..." — the unfixed
+    commands (all but cat) exited 0."""
+    exe = taco_cli("--version").args[0]
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([exe, *(a.format(ds=many_rows) for a in args)], stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert "No space left on device" in r.stderr or "write failed" in r.stderr, r.stderr
+    assert r.stderr.startswith("taco: ")
