@@ -81,6 +81,8 @@
 // | optical-bands        | optical:bands: unique non-empty names, positive center_wavelength and            |
 // |                      | full_width_half_max; optical:num_bands == number of bands and, when a level      |
 // |                      | has geotiff:stats, == the band count of some stats row                         |
+// | outside-link         | local FOLDER: a sample file, __meta__, level or COLLECTION.json resolves through |
+// |                      | a symbolic link outside the dataset directory (readers refuse it)              |
 // | stats-values         | every value of a non-null geotiff:stats / internal:stats row is finite          |
 // | tacocat-part         | TACOCAT: the index rows of a source ZIP == that ZIP's level rows, in order       |
 // | tacocat-sources      | TACOCAT: taco:sources count and files name the index's source files            |

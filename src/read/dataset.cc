@@ -151,6 +151,12 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
     }
     return Status::OK();
   }
+  // Like the sample files: metadata reached through a symbolic link out of the directory is refused.
+  auto inside = [&](const std::string& name) {
+    Status st = read::CheckInsideRoot(d.path, d.vsi_root, root + name);
+    return st.code() == StatusCode::kInvalidArgument ? st : Status::OK();  // missing: reported below
+  };
+  TACO_RETURN_IF_ERROR(inside("COLLECTION.json"));
   auto collection_reader = OpenRangeReader(root + "COLLECTION.json");
   if (!collection_reader.ok()) {
     return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
@@ -160,6 +166,7 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
   for (int i = 0; i < kMaxLevels; ++i) {
+    TACO_RETURN_IF_ERROR(inside("METADATA/level" + std::to_string(i) + ".parquet"));
     auto level = OpenRangeReader(root + "METADATA/level" + std::to_string(i) + ".parquet");
     if (!level.ok()) {
       if (i == 0) return Status::NotFound(d.path + ": not a TACO folder dataset: METADATA/level0.parquet is missing");

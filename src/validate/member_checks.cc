@@ -30,6 +30,10 @@ struct MemberChecker {
   void CheckRow(const std::string& where, const std::string& archive, bool is_folder, bool padding,
                 const Column* offset, const Column* size, size_t row) {
     referenced->insert(archive);
+    if (std::string outside = container.Outside(archive); !outside.empty()) {
+      rep.Add("outside-link", where, outside, "a file inside the dataset directory (readers refuse links out of it)");
+      return;
+    }
     std::optional<MemberRange> m = container.Find(archive);
     if (!m) {
       rep.Add("missing-member", where, std::string("no ") + (container.is_zip() ? "member " : "file ") + archive,

@@ -37,13 +37,20 @@ struct Levels {
 
 Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& rep) {
   Levels out;
-  while (out.members < kMaxLevels && container.Find(LevelMember(out.members))) ++out.members;
+  while (out.members < kMaxLevels &&
+         (container.Find(LevelMember(out.members)) || !container.Outside(LevelMember(out.members)).empty())) {
+    ++out.members;  // a level that leaves the dataset is reported when it is opened
+  }
   if (out.members == 0) {
     rep.Add("missing-member", LevelMember(0), std::string("no ") + (container.is_zip() ? "member" : "file"),
             "the level0 table (FORMAT 2, 12)");
     return out;
   }
   for (int i = 0; i < out.members; ++i) {
+    if (std::string outside = container.Outside(LevelMember(i)); !outside.empty()) {
+      rep.Add("outside-link", LevelMember(i), outside, "a file inside the dataset directory (readers refuse links out of it)");
+      return out;
+    }
     auto reader = container.OpenMember(LevelMember(i));
     Result<Table> table = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
     if (!table.ok()) {
@@ -58,6 +65,10 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
 
 std::optional<nlohmann::ordered_json> LoadCollection(const Container& container, Reporter& rep) {
   const std::string name(kCollectionMember);
+  if (std::string outside = container.Outside(name); !outside.empty()) {
+    rep.Add("outside-link", name, outside, "a file inside the dataset directory (readers refuse links out of it)");
+    return std::nullopt;
+  }
   if (!container.Find(name)) {
     rep.Add("missing-member", name, std::string("no ") + (container.is_zip() ? "member" : "file"),
             "COLLECTION.json with the collection fields");
