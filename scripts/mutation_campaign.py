@@ -210,27 +210,49 @@ def m_zip_member(member, how):
     return apply
 
 
+# Bytes of ZIP headers that no reader needs and no check covers (times, version fields,
+# attributes, disk numbers, comments): a flip there is harmless, so no check is expected.
+LFH_FREE = set(range(4, 6)) | set(range(10, 14))
+CDH_FREE = set(range(4, 8)) | set(range(12, 16)) | set(range(34, 42))
+EOCD_FREE = set(range(4, 8))
+
+
 def m_zip_taco_header(root, container, rng):
     z = Zip(zip_of(root, container, rng))
-    what = damage_range(z.data, 0, 157, rng, "bitflip")
+    pos = rng.randrange(0, 157)
+    what = flip_bit(z.data, pos, rng)
     z.save()
-    return f"{z.path.name}:TACO_HEADER record: {what}", None, None
+    return f"{z.path.name}:TACO_HEADER record: {what}", None, pos not in LFH_FREE
 
 
 def m_zip_central_directory(root, container, rng):
     z = Zip(zip_of(root, container, rng))
-    what = damage_range(z.data, z.cd_offset, len(z.data), rng, "bitflip")
+    pos = rng.randrange(z.cd_offset, len(z.data))
+    record, rel = z.cd_offset, None
+    while record < z.eocd:
+        nlen, xlen, clen = struct.unpack_from("<HHH", z.data, record + 28)
+        size = 46 + nlen + xlen + clen
+        if pos < record + size:
+            rel = pos - record
+            check = rel not in CDH_FREE and rel < 46 + nlen + xlen
+            break
+        record += size
+    if rel is None:
+        rel = pos - z.eocd
+        check = rel < 22 and rel not in EOCD_FREE
+    what = flip_bit(z.data, pos, rng)
     z.save()
-    return f"{z.path.name}: central directory/EOCD: {what}", None, None
+    return f"{z.path.name}: central directory/EOCD: {what}", None, check
 
 
 def m_zip_local_header(root, container, rng):
     z = Zip(zip_of(root, container, rng))
     name = rng.choice(sorted(z.members))
     lfh, start, _ = z.members[name]
-    what = damage_range(z.data, lfh, start, rng, "bitflip")
+    pos = rng.randrange(lfh, start)
+    what = flip_bit(z.data, pos, rng)
     z.save()
-    return f"{z.path.name}: local header of {name}: {what}", target_of(name), None
+    return f"{z.path.name}: local header of {name}: {what}", target_of(name), (pos - lfh) not in LFH_FREE
 
 
 def m_file_truncate(root, container, rng):
@@ -757,26 +779,32 @@ class Campaign:
             shutil.rmtree(src)
         src.mkdir(parents=True)
         self.taco_run("demo", str(src / "demo"))
-        for part, tiles in (("a", TILES_A), ("b", TILES_B)):
+        for part, tiles in (("a", TILES_A), ("b", TILES_B), ("all", TILES_A + TILES_B)):
             for tile in tiles:
                 shutil.copytree(src / "demo" / "tiles" / tile, src / part / tile)
         (src / "collection.json").write_text(json.dumps(COLLECTION))
         coll = str(src / "collection.json")
         ext = ["--collection", coll, "--ext", "stac,stats"]
-        for c in CONTAINERS:
+        wanted = [c for c in CONTAINERS if c in self.args.containers]
+        for c in wanted:
             (base / c).mkdir(parents=True)
-        self.taco_run("create", str(src / "a"), str(base / "zip" / "ds.tacozip"), *ext)
-        self.taco_run("create", str(src / "a"), str(base / "folder" / "ds"), *ext)
+        if "zip" in wanted:
+            self.taco_run("create", str(src / "a"), str(base / "zip" / "ds.tacozip"), *ext)
+        if "folder" in wanted:
+            self.taco_run("create", str(src / "a"), str(base / "folder" / "ds"), *ext)
         for c in ("tacocat", "tacocat1"):
+            if c not in wanted:
+                continue
             for part in ("a", "b"):
                 self.taco_run("create", str(src / part), str(base / c / f"{part}.tacozip"), *ext)
             single = ["--single-file"] if c == "tacocat1" else []
             self.taco_run("tacocat", str(base / c / "a.tacozip"), str(base / c / "b.tacozip"), *single)
-        for c in CONTAINERS:
+        for c in wanted:
             if not (base / c / DATASET_PATH[c]).exists():
                 raise RuntimeError(f"{c}: {base / c / DATASET_PATH[c]} was not written")
-        # the bbox of filter --bbox: the level-0 extent, as written
-        info = json.loads(self.taco_run("info", "--json", str(base / "zip" / "ds.tacozip")))
+        # the box of filter --bbox: the extent of all six tiles (the same for every container)
+        self.taco_run("create", str(src / "all"), str(src / "all.tacozip"), *ext)
+        info = json.loads(self.taco_run("info", "--json", str(src / "all.tacozip")))
         box = info_bbox(info)
         self.bbox = ",".join(repr(round(v, 6)) for v in box)
 
@@ -824,6 +852,8 @@ class Campaign:
             ops += PY_OPS
         if "torch" in fronts and self.server is not None and self.server.has_torch:
             ops += TORCH_OPS
+        if self.args.ops:
+            ops = [op for op in ops if op in self.args.ops]
         return ops
 
     def reference(self, slot: Path, container: str, op: str, target, control=None) -> dict | None:
@@ -1015,12 +1045,25 @@ def summarise(records: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def repro_command(args, r: dict) -> str:
-    parts = [".venv/bin/python", "scripts/mutation_campaign.py", "--taco", str(Path(args.taco).resolve()),
+def repro_command(args, r: dict) -> dict:
+    """How to see one case again: the campaign command that rebuilds that mutant (kept in
+    /tmp/taco-mutant/mutants/NAME) and the operation to run on it."""
+    keep = "/tmp/taco-mutant"
+    parts = [sys.executable, os.path.relpath(os.path.abspath(__file__)), "--taco", str(Path(args.taco).resolve()),
              "--pythonpath", args.pythonpath, "--seed", str(args.seed),
-             "--only", f"{r['container']}:{r['mclass']}:{r['index']}", "--keep", "/tmp/taco-mutant",
-             "--fronts", r["front"]]
-    return " ".join(parts)
+             "--only", f"{r['container']}:{r['mclass']}:{r['index']}", "--keep", keep,
+             "--fronts", r["front"], "--ops", r["op"], "--out", keep + "/report"]
+    ds = f"{keep}/mutants/{r['container']}-{r['mclass']}-{r['index']}/{DATASET_PATH[r['container']]}"
+    tile, name = r["target"].split("/")
+    if r["front"] == "cli":
+        argv = [{"DS": ds, "T": tile, "F": name, "OUT": "/tmp/taco-mutant/converted"}.get(a, a)
+                for a in cli_ops(args.bbox)[r["op"]]]
+        op = " ".join(["taco"] + [a if a.replace(",", "").replace(".", "").replace("-", "").replace("_", "")
+                                  .replace("/", "").isalnum() else repr(a) for a in argv])
+    else:
+        op = f"PYTHONPATH={args.pythonpath} python: py_op({r['op']!r}, {ds!r}, ({tile!r}, {name!r})) " \
+             f"in scripts/mutation_campaign.py"
+    return {"campaign": " ".join(parts), "operation": op}
 
 
 def main(argv=None) -> int:
@@ -1036,6 +1079,7 @@ def main(argv=None) -> int:
     parser.add_argument("--containers", default=",".join(CONTAINERS), help="comma-separated: " + ",".join(CONTAINERS))
     parser.add_argument("--classes", default="", help="comma-separated substrings of mutation class names")
     parser.add_argument("--fronts", default="cli,python,torch", help="comma-separated: cli,python,torch")
+    parser.add_argument("--ops", default="", help="comma-separated operation names (default: all; see --list-classes)")
     parser.add_argument("--only", help="CONTAINER:CLASS:INDEX: that one mutant")
     parser.add_argument("--keep", help="keep the work directory (mutants under KEEP/mutants)")
     parser.add_argument("--out", default="mutation-campaign", help="report directory (default ./mutation-campaign)")
@@ -1055,6 +1099,7 @@ def main(argv=None) -> int:
     if args.list_classes:
         for name, (containers, check, _) in mutation_classes().items():
             print(f"{name:32} {','.join(containers):24} check exists: {'yes' if check else 'no (or per mutant)'}")
+        print("operations:", ", ".join(list(cli_ops("BBOX")) + PY_OPS + TORCH_OPS))
         return 0
     build = Path(args.build or "build")
     args.taco = args.taco or str(build / "taco")
@@ -1062,6 +1107,11 @@ def main(argv=None) -> int:
     args.containers = [c for c in args.containers.split(",") if c]
     args.classes = [c for c in args.classes.split(",") if c]
     args.fronts = [f for f in args.fronts.split(",") if f]
+    args.ops = [o for o in args.ops.split(",") if o]
+    unknown_ops = [o for o in args.ops if o not in list(cli_ops("")) + PY_OPS + TORCH_OPS]
+    if unknown_ops:
+        print(f"mutation_campaign: unknown --ops {unknown_ops}", file=sys.stderr)
+        return 2
     bad = [c for c in args.containers if c not in CONTAINERS] + [f for f in args.fronts if f not in ("cli", "python", "torch")]
     if bad or not Path(args.taco).is_file():
         print(f"mutation_campaign: bad --containers/--fronts {bad} or no CLI at {args.taco}", file=sys.stderr)
@@ -1087,6 +1137,7 @@ def main(argv=None) -> int:
                 print("note: torch does not import in that interpreter: no torch front", file=sys.stderr)
         jobs = plan(args, campaign.classes, len(campaign.ops()))
         records = run_all(campaign, jobs, args)
+        args.bbox = campaign.bbox
     finally:
         if campaign.server:
             campaign.server.close()
@@ -1104,7 +1155,7 @@ def main(argv=None) -> int:
     bad_records = [r for r in records if r["result"] in ("silent", "crash", "hang", "memory")]
     with open(out / "silent.jsonl", "w") as f:
         for r in bad_records:
-            f.write(json.dumps(dict(r, repro=repro_command(args, r)), sort_keys=True) + "\n")
+            f.write(json.dumps(dict(r, **repro_command(args, r)), sort_keys=True) + "\n")
     print(header + summary, end="")
     print(f"\nwritten: {out / 'summary.md'}, {out / 'silent.jsonl'} ({len(bad_records)} cases), {out / 'runs.jsonl'}")
     if args.fail_on_silent_check and any(r["result"] == "silent" and r["check"] for r in records):
