@@ -95,7 +95,7 @@ COLLECTION = {
     "description": "base dataset of scripts/mutation_campaign.py", "licenses": ["CC0-1.0"],
     "providers": [{"name": "taco-cpp", "roles": ["producer"]}], "tasks": ["segmentation"],
 }
-TACO_ERROR_NAMES = {"TacoError", "InvalidArgumentError", "NotFoundError", "CorruptionError", "TacoIOError",
+TACO_ERROR_NAMES = {"ViolationsFound", "TacoError", "InvalidArgumentError", "NotFoundError", "CorruptionError", "TacoIOError",
                     "NotSupportedError", "AlreadyExistsError", "InternalError"}
 SANITIZER_MARKS = ("AddressSanitizer", "UndefinedBehaviorSanitizer", "LeakSanitizer", "runtime error:")
 MEMORY_MARKS = ("bad_alloc", "out of memory", "Out of Memory", "Cannot allocate memory", "MemoryError",
@@ -576,6 +576,10 @@ def run_process(argv, cwd, timeout, mem_mb, stdout_path, stderr_path, env=None) 
 # Python and torch fronts: a fork server (imports taco_cpp and torch once; one fork per run).
 # ---------------------------------------------------------------------------------------------
 
+class ViolationsFound(Exception):
+    """py-validate found violations: counted as refused, like `taco validate` exiting 1."""
+
+
 def py_op(op: str, ds_path: str, target):
     import taco_cpp
     tile, name = target
@@ -598,7 +602,10 @@ def py_op(op: str, ds_path: str, target):
         return [ds.stats_mean([0, 1], level=1, file="before.tif").tolist(),
                 ds.stats_max([0, 1], level=1, file="before.tif").tolist()]
     if op == "py-validate":
-        return bool(taco_cpp.validate(ds_path).ok)
+        report = taco_cpp.validate(ds_path)
+        if not report.ok:  # violations found: the damage was reported (as `taco validate` exit 1)
+            raise ViolationsFound(f"{report.total} violation(s): {report.violations[:3]}")
+        return True
     if op == "torch-loader":
         import torch.utils.data
         from taco_cpp.torch import TacoDataset
@@ -1171,6 +1178,7 @@ def run_all(campaign: Campaign, jobs, args) -> list[dict]:
     lock = threading.Lock()
     records = []
     done = [0]
+    t0 = time.monotonic()
 
     def one(job):
         with lock:
@@ -1184,8 +1192,9 @@ def run_all(campaign: Campaign, jobs, args) -> list[dict]:
         with lock:
             records.extend(rs)
             done[0] += 1
-            if done[0] % 10 == 0 or done[0] == len(jobs):
-                print(f"  {done[0]}/{len(jobs)} mutants, {len(records)} runs", file=sys.stderr, flush=True)
+            if done[0] % 5 == 0 or done[0] == len(jobs):
+                print(f"  {done[0]}/{len(jobs)} mutants, {len(records)} runs, {time.monotonic() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
         return rs
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
