@@ -890,7 +890,7 @@ class Campaign:
         return self.references[key]
 
     def run_mutant(self, slot: Path, container: str, cls: str, index: int) -> list[dict]:
-        containers, check_default, apply = self.classes[cls]
+        _, check_default, apply = self.classes[cls]
         rng = random.Random(f"{self.args.seed}:{container}:{cls}:{index}")
         restore(self.work / "base" / container, slot / container)
         try:
