@@ -296,9 +296,11 @@ def swap_rows(parquet: bytes, idx: tuple[int, int], ids: tuple[str, str], contro
 
 
 def write_parquet(table) -> bytes:
+    """Uncompressed PLAIN pages: exchanging two values keeps the file's size (and min/max),
+    so the damaged file and its control have the same size and nothing else moves."""
     import pyarrow.parquet as pq
     out = io.BytesIO()
-    pq.write_table(table, out, compression="zstd")
+    pq.write_table(table, out, compression="NONE", use_dictionary=False)
     return out.getvalue()
 
 
