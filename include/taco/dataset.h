@@ -174,12 +174,6 @@ struct Node {
   std::string type;       // "FILE" or "FOLDER" (as stored)
   int level = 0;          // the level of the sample's row
   std::string gdal_path;  // FILE: the sample's bytes; FOLDER: its `__meta__` (GDAL path)
-  // The sample's archive path in a ZIP ("DATA/tile_00/before.tif"; a FOLDER's `__meta__` is
-  // this + "/__meta__"), when navigation knows its place in the tree (level-0 rows of the
-  // dataset and the views over them, and their children); empty for rows of views over
-  // deeper levels. Reads check that the member at the sample's offset has this name (else
-  // that its name ends in "/<id>") and refuse another member (Corruption).
-  std::string archive_path;
   Table row;              // the sample's own row (one row, all columns)
   std::shared_ptr<const Frame> children;  // FOLDER only: the rows one level deeper
 
@@ -196,9 +190,7 @@ struct Node {
 class Frame {
  public:
   struct Context;
-  // `archive_dir`: the archive path of the FOLDER whose children these are, with a
-  // trailing '/' ("DATA/tile_00/"); empty when unknown (see Node::archive_path).
-  Frame(std::shared_ptr<Context> context, int level, Table rows, std::string archive_dir = "");
+  Frame(std::shared_ptr<Context> context, int level, Table rows);
   ~Frame();
 
   int level() const { return level_; }
@@ -218,7 +210,6 @@ class Frame {
   std::shared_ptr<Context> context_;
   int level_;
   Table rows_;
-  std::string archive_dir_;
 };
 
 class Dataset {

@@ -46,9 +46,6 @@
 // | unreferenced-member  | a member / DATA file that no level row or __meta__ row refers to, or a level     |
 // |                      | file after a gap (METADATA/level2 without level1)                              |
 // | unreadable-member    | a Parquet member (or a sample's bytes, for file-size) that cannot be read      |
-// | parquet-crc          | every page of a level Parquet file (ZIP member or FOLDER file) matches the      |
-// |                      | CRC-32 its page header stores, when it stores one (ours always do); a          |
-// |                      | __meta__ whose pages do not is reported as unreadable-member                   |
 // | file-size            | a FILE sample that is a TIFF (GeoTIFF, COG, BigTIFF) holds every IFD, tag value  |
 // |                      | and strip/tile its IFDs point at (a truncated file fails); local datasets only |
 // | member-offset        | ZIP: internal:offset/size of a level or __meta__ row == the data range of the    |

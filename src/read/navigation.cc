@@ -59,7 +59,11 @@ Status CheckSamplePath(const Dataset::State& s, const std::string& gdal_path) {
 zip::MemberName ExpectedMember(const Dataset::State& s, const Node& node) {
   if (s.legacy != nullptr) return zip::MemberName::None();  // BLOB ranges have no member names
   const std::string meta = node.is_file() ? "" : "/__meta__";
-  if (!node.archive_path.empty()) return zip::MemberName::Exact(node.archive_path + meta);
+  const int c = node.row.FindColumn(kArchivePath);
+  if (c >= 0 && node.row.num_rows() == 1) {
+    const Value& v = node.row.columns[static_cast<size_t>(c)].values[0];
+    if (v.is<std::string>()) return zip::MemberName::Exact(v.get<std::string>() + meta);
+  }
   return zip::MemberName::LastPart(node.id + meta);
 }
 
@@ -239,7 +243,7 @@ Status CheckLocalMember(const Dataset::State& s, const Node& node) {
 }
 
 // `archive_dir`: the archive path of the rows' parent with a trailing '/' ("DATA/" for
-// level-0 rows), empty when unknown (Node::archive_path).
+// level-0 rows), empty when unknown (then only the id is checked, see kArchivePath).
 Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, const Table& rows, size_t i,
                          const std::string& archive_dir) {
   const Dataset::State& s = *ctx->state;
@@ -251,7 +255,10 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
   TACO_ASSIGN_OR_RETURN(node.gdal_path, StringCell(s, rows, kGdalVsi, i));
   if (std::string problem = read::StoredIdProblem(node.id, false); !problem.empty()) return read::Refused(s.path, problem);
   TACO_RETURN_IF_ERROR(CheckSamplePath(s, node.gdal_path));
-  if (!archive_dir.empty()) node.archive_path = archive_dir + node.id;
+  const std::string archive_path = archive_dir.empty() ? "" : archive_dir + node.id;
+  if (!archive_path.empty() && node.row.FindColumn(kArchivePath) < 0) {
+    node.row.columns.push_back(Column{std::string(kArchivePath), DataType::String(), {Value(archive_path)}});
+  }
   if (node.type == "FILE") {
     TACO_RETURN_IF_ERROR(CheckLocalMember(s, node));
     return node;
@@ -259,8 +266,9 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
   if (node.type != "FOLDER") return s.Error("sample '" + node.id + "' has unknown type '" + node.type + "'");
   auto children = ReadChildren(*ctx, node.row, level, node);
   if (!children.ok()) return children.status().WithPrefix("sample '" + node.id + "'");
-  node.children = std::make_shared<Frame>(ctx, level + 1, std::move(*children),
-                                          node.archive_path.empty() ? "" : node.archive_path + "/");
+  auto child_ctx = std::make_shared<Frame::Context>(*ctx);
+  child_ctx->archive_dir = archive_path.empty() ? "" : archive_path + "/";
+  node.children = std::make_shared<Frame>(std::move(child_ctx), level + 1, std::move(*children));
   return node;
 }
 
@@ -347,15 +355,15 @@ Result<size_t> ResolveKey(const Dataset::State& s, const Table& rows, int level,
 
 // ---- Frame ------------------------------------------------------------------------------
 
-Frame::Frame(std::shared_ptr<Context> context, int level, Table rows, std::string archive_dir)
-    : context_(std::move(context)), level_(level), rows_(std::move(rows)), archive_dir_(std::move(archive_dir)) {}
+Frame::Frame(std::shared_ptr<Context> context, int level, Table rows)
+    : context_(std::move(context)), level_(level), rows_(std::move(rows)) {}
 Frame::~Frame() = default;
 
 Table Frame::Data() const { return HideInternalColumns(rows_); }
 
 Result<Node> Frame::Read(const SampleKey& key) const {
   TACO_ASSIGN_OR_RETURN(size_t row, ResolveKey(*context_->state, rows_, level_, key));
-  return NodeFromRow(context_, level_, rows_, row, archive_dir_);
+  return NodeFromRow(context_, level_, rows_, row, context_->archive_dir);
 }
 
 Result<std::string> Frame::ReadBytes(const SampleKey& key) const {

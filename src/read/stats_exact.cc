@@ -96,7 +96,7 @@ BandStats Continuous(Accumulator& acc) {
 Status CheckMember(const Dataset& ds, const std::string& path, const std::string& member,
                    std::map<std::string, RangeReaderPtr>* containers) {
   const std::optional<VsiSubfile> ref = ParseVsiSubfile(path);
-  if (!ref || ds.legacy() != nullptr) return Status::OK();  // FOLDER paths; BLOB ranges have no names
+  if (!ref || member.empty() || ds.legacy() != nullptr) return Status::OK();  // FOLDER paths; BLOB ranges have no names
   RangeReaderPtr& reader = (*containers)[ref->root];
   if (reader == nullptr) {
     TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(ref->root));

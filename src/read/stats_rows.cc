@@ -256,8 +256,10 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
     out.gdal_paths.push_back(paths.values[r].get<std::string>());
     if (members.values[r].is<std::string>()) {
       out.members.push_back(members.values[r].get<std::string>());
+    } else if (ids.values[r].is<std::string>()) {
+      out.members.push_back("/" + ids.values[r].get<std::string>());
     } else {
-      out.members.push_back("/" + (ids.values[r].is<std::string>() ? ids.values[r].get<std::string>() : std::string()));
+      out.members.emplace_back();  // nothing known: not checked
     }
   };
   for (size_t r = 0; r < table->num_rows(); ++r) {

@@ -77,6 +77,13 @@ void ExpectWrongMember(const Status& st, const std::string& found, const std::st
       << st.message();
 }
 
+// The archive path navigation recorded in the node's row (hidden internal column).
+std::string ArchivePath(const Node& node) {
+  const int c = node.row.FindColumn("internal:archive_path");
+  if (c < 0 || !node.row.columns[static_cast<size_t>(c)].values[0].is<std::string>()) return "";
+  return node.row.columns[static_cast<size_t>(c)].values[0].get<std::string>();
+}
+
 // The node a navigation of `good` returns for `keys`, pointed at the same range of `bad`
 // (what ReadBytes would get from a navigation that does not check names).
 Node NodeInto(const std::string& good, const std::string& bad, const std::vector<SampleKey>& keys) {
@@ -96,7 +103,7 @@ TEST(MemberName, SwappedLevelZeroMembersAreRefused) {
   const std::string bad = tmp / "swapped.tacozip";
   SwapMembers(good, bad, "DATA/tile_00", "DATA/tile_01");
   const Node node = NodeInto(good, bad, {std::string("tile_00")});
-  EXPECT_EQ(node.archive_path, "DATA/tile_00");
+  EXPECT_EQ(ArchivePath(node), "DATA/tile_00");
   for (bool crc : {true, false}) {
     OpenOptions options;
     options.verify_crc = crc;
@@ -142,7 +149,7 @@ TEST(MemberName, SwappedChildMembersAreRefused) {
   ASSERT_FALSE(read.ok()) << read->gdal_path;
   ExpectWrongMember(read.status(), "DATA/b/x.bin", "DATA/a/x.bin");
   const Node node = NodeInto(good, bad, {std::string("a"), std::string("x.bin")});
-  EXPECT_EQ(node.archive_path, "DATA/a/x.bin");
+  EXPECT_EQ(ArchivePath(node), "DATA/a/x.bin");
   auto bytes = (*ds)->ReadBytes(node);
   ASSERT_FALSE(bytes.ok()) << "served: " << bytes->substr(0, 14);
   ExpectWrongMember(bytes.status(), "DATA/b/x.bin", "DATA/a/x.bin");
@@ -185,16 +192,12 @@ TEST(MemberName, CatAndConvertRefuseSwappedMembers) {
     EXPECT_NE(r.err.find("taco: sample 'x.bin': "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("is 'DATA/b/x.bin', not the sample's 'DATA/a/x.bin'"), std::string::npos) << r.err;
   }
-  for (const char* ext : {".tacozip", "_folder"}) {
-    const std::string out = tmp / (std::string("converted") + ext);
-    auto c = RunTaco("convert " + ShellQuote(bad) + " " + ShellQuote(out));
-    EXPECT_EQ(c.exit_code, 2) << ext << ": " << c.err;
-    EXPECT_NE(c.err.find("is 'DATA/b/x.bin', not the sample's 'DATA/a/x.bin'"), std::string::npos) << c.err;
-    EXPECT_FALSE(std::filesystem::exists(out)) << out;
-    const std::string from_good = tmp / (std::string("good") + ext);
-    auto g = RunTaco("convert " + ShellQuote(good) + " " + ShellQuote(from_good));
-    EXPECT_EQ(g.exit_code, 0) << g.err;
-  }
+  const std::string out = tmp / "converted_folder";
+  auto c = RunTaco("convert " + ShellQuote(bad) + " " + ShellQuote(out));
+  EXPECT_EQ(c.exit_code, 2) << c.err;
+  EXPECT_NE(c.err.find("is 'DATA/b/x.bin', not the sample's 'DATA/a/x.bin'"), std::string::npos) << c.err;
+  EXPECT_FALSE(std::filesystem::exists(out)) << out;
+  EXPECT_EQ(RunTaco("convert " + ShellQuote(good) + " " + ShellQuote(tmp / "good_folder")).exit_code, 0);
   // export rebuilds the same way.
   const std::string exported = tmp / "exported.tacozip";
   auto e = RunTaco("export " + ShellQuote(bad) + " " + ShellQuote(exported) + " --sql \"SELECT * FROM data WHERE id = 'a'\"");

@@ -109,7 +109,7 @@ TEST(MetadataCrc, AHeaderPointingAtAnotherMemberIsRefused) {
   const std::string good = MakeZip(tmp);
   auto ds = Dataset::Open(good);
   ASSERT_TRUE(ds.ok());
-  // Level 1's pair copied over level 0's in the TACO_HEADER payload (its CRC-32 updated):
+  // Level 0's and level 1's pairs exchanged in the TACO_HEADER payload (its CRC-32 updated):
   // level 0 would be read from METADATA/level1.parquet; the member's name says it is not.
   std::string bytes = testing::ReadFile(good);
   const HeaderPair l0 = (*ds)->header().at(0), l1 = (*ds)->header().at(1);
@@ -118,7 +118,9 @@ TEST(MetadataCrc, AHeaderPointingAtAnotherMemberIsRefused) {
   const size_t at = bytes.find(want0);
   ASSERT_NE(at, std::string::npos);
   ASSERT_LT(at, 157u);
+  ASSERT_EQ(bytes.substr(at + 16, 16), want1);
   bytes.replace(at, 16, want1);
+  bytes.replace(at + 16, 16, want0);
   const std::string bad = tmp / "bad.tacozip";
   testing::WriteFile(bad, bytes);
   {
