@@ -231,14 +231,15 @@ Status CheckLocalMember(const Dataset::State& s, const Node& node) {
   if (open == s.containers.end() || open->second == nullptr) return Status::OK();
   const std::string what = ref->root + " (bytes " + std::to_string(ref->offset) + ".." +
                            std::to_string(ref->offset + ref->size) + ")";
-  Result<zip::LocalHeaderInfo> header = zip::ReadLocalHeaderBefore(*open->second, ref->offset, ref->size, what);
+  const zip::MemberName expected = read::ExpectedMember(s, node);
+  Result<zip::LocalHeaderInfo> header = zip::ReadNamedLocalHeader(*open->second, ref->offset, ref->size, expected, what);
   if (!header.ok()) {
     // A concat may hold legacy BLOB containers, whose ranges have no local headers.
     Result<std::string> magic = open->second->Read(0, std::min<uint64_t>(4, open->second->size()));
     if (magic.ok() && *magic != std::string("PK\x03\x04", 4)) return Status::OK();
     return header.status().WithPrefix("sample '" + node.id + "'");
   }
-  return zip::CheckMemberName(*header, read::ExpectedMember(s, node), ref->offset, what)
+  return zip::CheckMemberName(*header, expected, ref->offset, what)
       .WithPrefix("sample '" + node.id + "'");
 }
 

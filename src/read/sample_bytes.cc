@@ -180,7 +180,7 @@ Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path, 
   const std::string what = ref ? RangeText(*ref) : gdal_path;
   std::optional<zip::MemberCheck> check;
   if (ref && (s.verify_crc || expected.kind != zip::MemberName::Kind::kNone)) {
-    TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo info, zip::ReadLocalHeaderBefore(*reader, offset, size, what));
+    TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo info, zip::ReadNamedLocalHeader(*reader, offset, size, expected, what));
     TACO_RETURN_IF_ERROR(zip::CheckMemberName(info, expected, offset, what));
     if (s.verify_crc) check.emplace(info, what);
   }

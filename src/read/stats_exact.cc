@@ -103,9 +103,10 @@ Status CheckMember(const Dataset& ds, const std::string& path, const std::string
   }
   const std::string what = ref->root + " (bytes " + std::to_string(ref->offset) + ".." +
                            std::to_string(ref->offset + ref->size) + ")";
-  TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo header, zip::ReadLocalHeaderBefore(*reader, ref->offset, ref->size, what));
-  const zip::MemberName expected = !member.empty() && member[0] == '/' ? zip::MemberName::LastPart(member.substr(1))
-                                                                       : zip::MemberName::Exact(member);
+  const zip::MemberName expected = member[0] == '/' ? zip::MemberName::LastPart(member.substr(1))
+                                                    : zip::MemberName::Exact(member);
+  TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo header,
+                        zip::ReadNamedLocalHeader(*reader, ref->offset, ref->size, expected, what));
   return zip::CheckMemberName(header, expected, ref->offset, what);
 }
 

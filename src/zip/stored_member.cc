@@ -168,9 +168,23 @@ Result<LocalHeaderInfo> ReadLocalHeaderBefore(const RangeReader& zip, uint64_t o
   return info;
 }
 
+Result<LocalHeaderInfo> ReadNamedLocalHeader(const RangeReader& zip, uint64_t offset, uint64_t size,
+                                             const MemberName& expected, const std::string& what) {
+  if (expected.kind == MemberName::Kind::kExact && offset <= zip.size() && size <= zip.size() - offset) {
+    for (size_t extra : {size_t{0}, size_t{20}}) {
+      const size_t w = kLocalHeaderSize + expected.text.size() + extra;
+      if (w > offset) break;
+      TACO_ASSIGN_OR_RETURN(std::string window, zip.Read(offset - w, w));
+      Result<LocalHeaderInfo> info = FindLocalHeader(window, size, {}, what);
+      if (info.ok() && info->header_size == w && info->crc_known) return info;
+    }
+  }
+  return ReadLocalHeaderBefore(zip, offset, size, what);
+}
+
 Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
                     const MemberName& expected, bool check_crc) {
-  TACO_ASSIGN_OR_RETURN(LocalHeaderInfo info, ReadLocalHeaderBefore(zip, offset, size, what));
+  TACO_ASSIGN_OR_RETURN(LocalHeaderInfo info, ReadNamedLocalHeader(zip, offset, size, expected, what));
   TACO_RETURN_IF_ERROR(CheckMemberName(info, expected, offset, what));
   if (!check_crc) return Status::OK();
   constexpr uint64_t kPiece = uint64_t{4} << 20;

@@ -100,6 +100,11 @@ Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, cons
 Result<LocalHeaderInfo> ReadLocalHeaderBefore(const RangeReader& zip, uint64_t offset, uint64_t size,
                                               const std::string& what);
 
+// The same when the member's name is known exactly: reads exactly its header's bytes (30 +
+// name, then with a 20-byte ZIP64 extra field), so that nothing of the member before it is
+// read; otherwise (another name, a longer extra field, a data descriptor) as above.
+Result<LocalHeaderInfo> ReadNamedLocalHeader(const RangeReader& zip, uint64_t offset, uint64_t size,
+                                             const MemberName& expected, const std::string& what);
 }  // namespace taco::zip
 
 #endif  // TACO_ZIP_STORED_MEMBER_H_
