@@ -114,7 +114,16 @@ struct Dataset::State {
 struct Frame::Context {
   std::shared_ptr<Dataset::State> state;
   std::map<int, std::string> filtered;  // level >= 1 → view with the surviving rows
+  // A FOLDER's children frame: the FOLDER's archive path with a trailing '/' ("DATA/a/"),
+  // so that its children's members are checked by their exact names (navigation.cc); empty
+  // for a dataset's own context and below a FOLDER whose archive path is not known.
+  std::string archive_dir;
 };
+
+// Navigation adds this column to a Node's row when it knows the sample's archive path in a
+// ZIP ("DATA/a/x.bin"); reads check the member at the sample's offset against it
+// (read/sample_bytes.h ExpectedMember). Hidden like every internal:* column.
+inline constexpr std::string_view kArchivePath = "internal:archive_path";
 
 // Helpers shared by views.cc, filters.cc and navigation.cc.
 bool HasColumn(const std::vector<Column>& columns, std::string_view name);

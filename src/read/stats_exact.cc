@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -11,6 +13,8 @@
 #include "ext/gdal_util.h"
 #include "read/stats_internal.h"
 #include "taco/cancel.h"
+#include "taco/io.h"
+#include "zip/stored_member.h"
 
 namespace taco::read {
 namespace {
@@ -89,6 +93,25 @@ BandStats Continuous(Accumulator& acc) {
   return out;
 }
 
+// A ZIP member is read only when it is the sample's own (issue 29.6): its local header
+// must name `member` ("DATA/a/b.tif", or "/<id>": only the last part is known).
+Status CheckMember(const Dataset& ds, const std::string& path, const std::string& member,
+                   std::map<std::string, RangeReaderPtr>* containers) {
+  const std::optional<VsiSubfile> ref = ParseVsiSubfile(path);
+  if (!ref || member.empty() || ds.legacy() != nullptr) return Status::OK();  // FOLDER paths; BLOB ranges have no names
+  RangeReaderPtr& reader = (*containers)[ref->root];
+  if (reader == nullptr) {
+    TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(ref->root));
+  }
+  const std::string what = ref->root + " (bytes " + std::to_string(ref->offset) + ".." +
+                           std::to_string(ref->offset + ref->size) + ")";
+  const zip::MemberName expected = member[0] == '/' ? zip::MemberName::LastPart(member.substr(1))
+                                                    : zip::MemberName::Exact(member);
+  TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo header,
+                        zip::ReadNamedLocalHeader(*reader, ref->offset, ref->size, expected, what));
+  return zip::CheckMemberName(header, expected, ref->offset, what);
+}
+
 }  // namespace
 
 Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const StatsRows& rows, bool categorical,
@@ -100,7 +123,10 @@ Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const Sta
                                    "exact method reads rasters");
   }
   std::vector<Accumulator> acc(q.bands.size());
-  for (const std::string& path : rows.gdal_paths) {
+  std::map<std::string, RangeReaderPtr> containers;
+  for (size_t i = 0; i < rows.gdal_paths.size(); ++i) {
+    const std::string& path = rows.gdal_paths[i];
+    TACO_RETURN_IF_ERROR(CheckMember(ds, path, rows.members.at(i), &containers).WithPrefix(where));
     auto raster = ext::internal::OpenRaster(path);
     if (!raster.ok()) return raster.status().WithPrefix(where);
     GDALDataset* gdal = raster->get();

@@ -127,7 +127,7 @@ Result<std::string> ViewWithIds(Dataset& ds) {
 }
 
 struct Plan {
-  std::string sql;        // SELECT stats, shape, path, type
+  std::string sql;        // SELECT stats, shape, path, type, id, member (the archive path when known)
   bool has_stats = false;
   std::string stats_column;
   std::vector<std::string> columns;  // of the aggregated level
@@ -153,11 +153,19 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
   auto col = [&](const char* name) {
     return Contains(plan.columns, name) ? a + "." + QuoteIdentifier(name) : std::string("NULL");
   };
-  const std::string select = "SELECT " + (plan.has_stats ? a + "." + QuoteIdentifier(plan.stats_column) : "NULL") +
-                             ", " + col(kWeightColumn) + ", " + col(kPathColumn) + ", " + col("type") + ", " +
-                             col("id");
+  const std::string base = "SELECT " + (plan.has_stats ? a + "." + QuoteIdentifier(plan.stats_column) : "NULL") +
+                           ", " + col(kWeightColumn) + ", " + col(kPathColumn) + ", " + col("type") + ", " + col("id");
+  // The archive path of the aggregated rows, from the ids of the levels joined above them
+  // (`aliases`: p0 .. p<level-1> when all are joined), else NULL (only the id is known).
+  auto with_member = [&](const std::vector<std::string>& aliases) {
+    if (!Contains(plan.columns, "id") || static_cast<int>(aliases.size()) != q.level) return base + ", NULL";
+    std::string path = "'DATA/'";
+    for (const std::string& p : aliases) path += " || " + p + ".id || '/'";
+    return base + ", " + path + " || " + a + ".id";
+  };
   if (q.level == 0) {
-    plan.sql = select + " FROM " + relation + " t";
+    // Rows of the view are level-0 rows only when it reads nothing deeper.
+    plan.sql = (ds.view_name() == "data_raw" ? with_member({}) : base + ", NULL") + " FROM " + relation + " t";
     return plan;
   }
   std::string parent = RelationOf(ds, q.level - 1);
@@ -178,7 +186,8 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
   if (!q.file) {
     // The children of the row(s) `id` one level up (level 0: the view; deeper: stored).
     const std::string p = "p" + std::to_string(q.level - 1);
-    plan.sql = select + " FROM " + relation + " " + a + " JOIN " + parent + " " + p + " ON " +
+    const std::vector<std::string> joined = q.level == 1 ? std::vector<std::string>{p} : std::vector<std::string>{};
+    plan.sql = with_member(joined) + " FROM " + relation + " " + a + " JOIN " + parent + " " + p + " ON " +
                JoinOn(a, plan.columns, p, parent_columns) + " WHERE " + p + ".id = " + QuoteString(*q.id);
     return plan;
   }
@@ -200,7 +209,9 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
             JoinOn(c, lower, "p" + std::to_string(level - 1), upper);
     upper = std::move(lower);
   }
-  plan.sql = select + " FROM " + from + " WHERE " + a + ".id = " + QuoteString(*q.file);
+  std::vector<std::string> chain;
+  for (int level = 0; level < q.level; ++level) chain.push_back("p" + std::to_string(level));
+  plan.sql = with_member(chain) + " FROM " + from + " WHERE " + a + ".id = " + QuoteString(*q.file);
   if (q.id) plan.sql += " AND p" + std::to_string(q.level - 1) + ".id = " + QuoteString(*q.id);
   return plan;
 }
@@ -258,12 +269,23 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
   const Column& paths = table->columns.at(2);
   const Column& types = table->columns.at(3);
   const Column& ids = table->columns.at(4);
+  const Column& members = table->columns.at(5);
+  auto add_path = [&](size_t r) {
+    out.gdal_paths.push_back(paths.values[r].get<std::string>());
+    if (members.values[r].is<std::string>()) {
+      out.members.push_back(members.values[r].get<std::string>());
+    } else if (ids.values[r].is<std::string>()) {
+      out.members.push_back("/" + ids.values[r].get<std::string>());
+    } else {
+      out.members.emplace_back();  // nothing known: not checked
+    }
+  };
   for (size_t r = 0; r < table->num_rows(); ++r) {
     if (CancelRequested()) return Cancelled(where);
     const Value& cell = stats.values[r];
     const bool is_file = !types.values[r].is<std::string>() || types.values[r].get<std::string>() == "FILE";
     if (!plan.has_stats) {
-      if (is_file && paths.values[r].is<std::string>()) out.gdal_paths.push_back(paths.values[r].get<std::string>());
+      if (is_file && paths.values[r].is<std::string>()) add_path(r);
       continue;
     }
     if (!cell.is<ValueList>() || cell.get<ValueList>().empty()) continue;  // null/empty: dropped
@@ -301,7 +323,7 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
     out.pixels.push_back(pixels.value_or(1.0));
     out.pixels_known.push_back(pixels.has_value());
     if (is_file && paths.values[r].is<std::string>()) {
-      out.gdal_paths.push_back(paths.values[r].get<std::string>());
+      add_path(r);
     } else {
       ++out.rows_without_path;
     }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "table/engine.h"
+#include "table/parquet_crc.h"
 #include "table/parquet_reader.h"
 #include "taco/dataset.h"
 #include "taco/model.h"
@@ -52,6 +53,16 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
       return out;
     }
     auto reader = container.OpenMember(LevelMember(i));
+    if (reader.ok()) {  // FOLDER levels have no other checksum; a ZIP's are also member-crc checked
+      Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(**reader);
+      if (!pages.ok()) {
+        const std::string& why = pages.status().message();
+        const std::string prefix = (*reader)->name() + ": ";
+        rep.Add("parquet-crc", LevelMember(i), why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why,
+                "pages that match their stored CRC-32");
+        return out;
+      }
+    }
     Result<Table> table = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
     if (!table.ok()) {
       rep.Add("unreadable-member", LevelMember(i), table.status().message(), "a Parquet table");
