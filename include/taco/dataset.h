@@ -129,13 +129,6 @@ struct OpenOptions {
   // True (`taco --allow-external-rasters`, also TACO_ALLOW_EXTERNAL_RASTERS=YES) opens any
   // format GDAL knows, references included; the network stays off for a local dataset.
   bool allow_external_rasters = false;
-  // SQL is sandboxed: user queries (Sql, QueryRaw, the --sql options) see the dataset only:
-  // no file outside it (read_csv, read_text, glob, COPY, ATTACH), no extension install or
-  // load, no settings change, and only read statements in QueryRaw (SELECT, DESCRIBE, ...),
-  // so that the views and guard functions the path safety relies on cannot be replaced.
-  // True (`taco --allow-external-sql`, also TACO_ALLOW_EXTERNAL_SQL=YES) lets queries read
-  // and write the user's own files (DuckDB's external access) and run any statement.
-  bool allow_external_sql = false;
 };
 
 struct ColumnInfo {
