@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ext/gdal_util.h"
+#include "ext/sample_raster.h"
 #include "read/stats_internal.h"
 
 namespace taco::read {
@@ -99,7 +100,12 @@ Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const Sta
   }
   std::vector<Accumulator> acc(q.bands.size());
   for (const std::string& path : rows.gdal_paths) {
-    auto raster = ext::internal::OpenRaster(path);
+    // Sample bytes are untrusted (ext/sample_raster.h): self-contained formats only unless
+    // the dataset was opened with allow_external_rasters; the network only for a remote path.
+    ext::internal::RasterAccess access;
+    access.external = ds.allows_external_rasters();
+    access.network = ext::internal::NeedsNetwork(path);
+    auto raster = ext::internal::OpenSampleRaster(path, access);
     if (!raster.ok()) return raster.status().WithPrefix(where);
     GDALDataset* gdal = raster->get();
     for (size_t b = 0; b < q.bands.size(); ++b) {
