@@ -18,6 +18,20 @@
 // reads (a VRT opens its sources at RasterIO) are covered: use the SampleRaster on the thread
 // that opened it, and destroy it there.
 //
+// Several SampleRasters on one thread must be destroyed in the reverse order of opening
+// (each restores the settings it found).
+//
+// Who uses what: the pixel readers of a dataset (read/ SampleDecoder for the torch loader,
+// read/stats_exact for `stats --exact`) call OpenSampleRaster with the dataset's
+// OpenOptions::allow_external_rasters and network only for a remote path; `validate` calls
+// ReferencingFormat. The extensions (stac, stats: `taco create --ext`, the Python writer)
+// call OpenRaster: they read the user's own input files, not a stranger's, so a config
+// option is enough there (TACO_ALLOW_EXTERNAL_RASTERS, set by `taco --allow-external-rasters`),
+// and its default keeps a dataset from being built out of samples its readers would refuse.
+// This lives in ext/ beside gdal_util (the GDAL helpers; io/ has no GDAL driver code): the
+// extensions need it, and read/ (which already included ext/gdal_util.h) and validate/ sit
+// above ext/ in DESIGN §3, so no layer rule bends.
+//
 // Errors: InvalidArgument "<path>: GDAL cannot open it as a raster: <why>" (IsNotARaster()
 // recognises it); for bytes of a referencing format that `access` does not allow, the why
 // names the format and the opt-in (OpenOptions::allow_external_rasters,

@@ -146,7 +146,7 @@ def test_opt_in_reads_the_local_vrt_without_network(datasets, fmt):
 def test_cli_stats_and_validate(datasets, fmt, taco_cli):
     path = datasets[fmt]
     for tile in ("tile_1", "tile_2"):
-        r = taco_cli("stats", path, "--exact", "--level", "1", "--file", "image.tif", "--sql",
+        r = taco_cli("stats", path, "--band", "0", "--exact", "--level", "1", "--file", "image.tif", "--sql",
                      f"SELECT * FROM data WHERE id = '{tile}'")
         assert r.returncode == 2, r.stdout + r.stderr
         assert "VRT" in r.stderr

@@ -103,7 +103,7 @@ class ExternalRasters : public ::testing::Test {
     outside_ = dir_ / "outside.tif";
     WriteFlat(outside_, kOutsideValue);
     WriteFlat(dir_ / "inside.tif", kInsideValue);
-    auto stats = GeotiffStats(outside_);
+    auto stats = ext::GeotiffStats(outside_);
     ASSERT_TRUE(stats.ok()) << stats.status().ToString();
     url_ = "/vsicurl/http://127.0.0.1:" + std::to_string(server_.port()) + "/x.tif";
     // Rows: 0 honest GeoTIFF, 1 VRT of the outside file, 2 VRT of the URL; all with
@@ -133,7 +133,7 @@ class ExternalRasters : public ::testing::Test {
   }
 
   std::string Stats(const std::string& path, const std::string& id, const std::string& global = "") {
-    return global + " stats " + ShellQuote(path) + " --exact --json --sql " +
+    return global + " stats " + ShellQuote(path) + " --band 0 --exact --json --sql " +
            ShellQuote("SELECT * FROM data WHERE id = '" + id + "'");
   }
 
