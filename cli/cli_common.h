@@ -25,6 +25,7 @@ struct GlobalOptions {
   bool verbose = false;  // -v / --verbose
   bool debug = false;    // --debug
   bool quiet = false;    // -q / --quiet
+  bool allow_external_rasters = false;  // --allow-external-rasters (OpenOptions field of the same name)
 };
 
 // The running command: its exit code is set by the subcommand callback.

@@ -84,6 +84,12 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
   bool no_cache = false;
   app.add_flag("--no-cache", no_cache, "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
+  app.add_flag("--allow-external-rasters", ctx.global.allow_external_rasters,
+               "Let the pixel readers (stats --method exact) open sample bytes in any GDAL format, VRT/GTI/WMS "
+               "and other formats that name files or URLs included, and `create --ext` read such inputs. Default: "
+               "only self-contained formats (GTiff/COG, PNG, JPEG, GIF, BMP, WEBP), no side-car files, no "
+               "network for a local dataset: a stranger's sample cannot make taco read outside the dataset "
+               "(also TACO_ALLOW_EXTERNAL_RASTERS=YES)");
   app.footer("Run 'taco <command> --help' for a command's arguments and options; 'taco help <command>' too.");
   std::string base_path;
   app.add_option("--base-path", base_path,

@@ -122,6 +122,13 @@ struct OpenOptions {
   // member's CRC-32 from its local header; a mismatch is a Corruption error naming the
   // sample and the container. Costs one CRC pass over the bytes (README "Reliability").
   bool verify_crc = true;
+  // Sample bytes are untrusted: the decoders (SampleDecoder, stats --exact) open them with
+  // GDAL's self-contained drivers only (GTiff/COG, PNG, JPEG, GIF, BMP, WEBP), with no
+  // side-car files and, for a local dataset, no network, so that a sample whose bytes are a
+  // VRT (or another format naming files or URLs) cannot make them read outside the dataset.
+  // True (`taco --allow-external-rasters`, also TACO_ALLOW_EXTERNAL_RASTERS=YES) opens any
+  // format GDAL knows, references included; the network stays off for a local dataset.
+  bool allow_external_rasters = false;
 };
 
 struct ColumnInfo {
@@ -239,6 +246,8 @@ class Dataset {
   const nlohmann::ordered_json& collection() const;
   // Legacy BLOB datasets: layout, parts and notes (taco/legacy.h); null for other formats.
   const LegacyInfo* legacy() const;
+  // OpenOptions::allow_external_rasters (or TACO_ALLOW_EXTERNAL_RASTERS) when opened.
+  bool allows_external_rasters() const;
   // ZIP only: the TACO_HEADER pairs in header order (empty for other formats).
   const std::vector<HeaderPair>& header() const;
   // Number of consolidated levels stored (level0..levelN-1).

@@ -48,6 +48,8 @@
 // | unreadable-member    | a Parquet member (or a sample's bytes, for file-size) that cannot be read      |
 // | file-size            | a FILE sample that is a TIFF (GeoTIFF, COG, BigTIFF) holds every IFD, tag value  |
 // |                      | and strip/tile its IFDs point at (a truncated file fails); local datasets only |
+// | external-reference   | a FILE sample's bytes are a GDAL format that names other files or URLs (VRT,     |
+// |                      | GTI, WMS, WMTS, WCS, MRF, ...): readers refuse it by default; local datasets only |
 // | member-offset        | ZIP: internal:offset/size of a level or __meta__ row == the data range of the    |
 // |                      | member at its archive path                                                     |
 // | required-column      | a required column is missing or has the wrong type: levels id, type (string),    |

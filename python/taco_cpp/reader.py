@@ -373,7 +373,7 @@ def _dataset_from_recipe(recipe: str) -> "TacoDataset":
 
 
 def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | None = None,
-         datetime=None) -> TacoDataset:
+         datetime=None, allow_external_rasters: bool = False) -> TacoDataset:
     """Open a dataset: a TACO ZIP, a FOLDER, a TACOCAT (``.tacocat/`` or ``__TACOCAT__``), a
     local path or a URL (http(s)://, s3://, gs://, az://, /vsi…/), or a list of them
     (concatenated). ``base_path``: where a TACOCAT finds its ZIPs. ``cache``: use the disk
@@ -381,13 +381,18 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
     :meth:`TacoDataset.filter_datetime`) select rows right away. A ``TACOLLECTION.json``
     (any ``*.json``) opens its parts as one dataset; with ``bbox``/``datetime`` only the parts
     whose ``taco:sources`` extents meet them are opened, and ``ds.parts_skipped`` says how many
-    were not (None when nothing was routed)."""
+    were not (None when nothing was routed). ``allow_external_rasters``: the pixel readers
+    (the torch loader, ``stats_*(method="exact")``) open sample bytes with any GDAL format,
+    VRT and other formats naming files or URLs included; by default only self-contained
+    formats (GTiff/COG, PNG, JPEG, GIF, BMP, WEBP), without network for a local dataset
+    (docs/reliability.md "Untrusted datasets")."""
     base = path_text(base_path) if base_path is not None else ""
     if bbox is not None and len(bbox) != 4:
         raise ValueError(f"bbox is (minx, miny, maxx, maxy), got {len(bbox)} values")
     skipped = None
+    external = bool(allow_external_rasters)
     if isinstance(path, (list, tuple)):
-        native = _native.open_list([path_text(p) for p in path], base, bool(cache))
+        native = _native.open_list([path_text(p) for p in path], base, bool(cache), external)
     elif (bbox is not None or datetime is not None) and _native.is_tacollection_path(path_text(path)):
         # A TACOLLECTION routed: only the parts whose extents meet the box and the range.
         box = [float(v) for v in bbox] if bbox is not None else None
@@ -395,9 +400,9 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
         parts, _total, skipped = _native.tacollection_parts(path_text(path), box, text)
         if not parts:  # all skipped: the first part gives the empty answer its columns
             parts = _native.tacollection_parts(path_text(path), None, "")[0][:1]
-        native = _native.open_list(parts, base, bool(cache))
+        native = _native.open_list(parts, base, bool(cache), external)
     else:
-        native = _native.open(path_text(path), base, bool(cache))
+        native = _native.open(path_text(path), base, bool(cache), external)
     ds = TacoDataset(native)
     if bbox is not None:
         ds = ds.filter_bbox(*bbox)

@@ -239,7 +239,9 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   for (size_t i = 0; i < datasets.size(); ++i) state->path += (i ? ", " : "") + datasets[i]->path();
   state->path += ")";
   state->vsi_root = datasets[0]->vsi_root();
+  state->allow_external_rasters = true;  // only when every source allows them
   for (const Dataset* ds : datasets) {
+    state->allow_external_rasters = state->allow_external_rasters && ds->state_->allow_external_rasters;
     state->containers.insert(ds->state_->containers.begin(), ds->state_->containers.end());
     state->roots.insert(state->roots.end(), ds->state_->roots.begin(), ds->state_->roots.end());
   }

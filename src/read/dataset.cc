@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "ext/sample_raster.h"
 #include "read/dataset_state.h"
 #include "read/legacy_open.h"
 #include "read/path_safety.h"
@@ -224,6 +225,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   state->vsi_root = ToVsiPath(path);
   // Legacy BLOB files store their samples without ZIP local headers: no CRC to check.
   state->verify_crc = options.verify_crc && format != DatasetFormat::kLegacy;
+  state->allow_external_rasters = options.allow_external_rasters || ext::internal::ExternalRastersAllowedByConfig();
   TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
   // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
   TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
@@ -255,6 +257,7 @@ const std::string& Dataset::vsi_root() const { return state_->vsi_root; }
 const std::vector<HeaderPair>& Dataset::header() const { return state_->header; }
 const LegacyInfo* Dataset::legacy() const { return state_->legacy.get(); }
 int Dataset::num_levels() const { return state_->num_levels; }
+bool Dataset::allows_external_rasters() const { return state_->allow_external_rasters; }
 const std::string& Dataset::view_name() const { return view_; }
 
 const nlohmann::ordered_json& Dataset::collection() const {

@@ -86,6 +86,9 @@ struct Dataset::State {
   std::function<Result<Table>(const Table& row, int level)> children_of;
   // OpenOptions::verify_crc: whole-member reads of ZIP samples check the CRC-32.
   bool verify_crc = true;
+  // OpenOptions::allow_external_rasters (ext/sample_raster.h): the decoders may open sample
+  // bytes with any GDAL driver.
+  bool allow_external_rasters = false;
   std::atomic<uint64_t> next_name{0};
   // Runs of container bytes read ahead by Dataset::Prefetch (read/sample_bytes.cc), oldest
   // first, at most kMaxPrefetchBytes in all. The one member of State that changes after

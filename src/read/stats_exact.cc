@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ext/gdal_util.h"
+#include "ext/sample_raster.h"
 #include "read/stats_internal.h"
 #include "taco/cancel.h"
 #include "taco/io.h"
@@ -127,7 +128,12 @@ Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const Sta
   for (size_t i = 0; i < rows.gdal_paths.size(); ++i) {
     const std::string& path = rows.gdal_paths[i];
     TACO_RETURN_IF_ERROR(CheckMember(ds, path, rows.members.at(i), &containers).WithPrefix(where));
-    auto raster = ext::internal::OpenRaster(path);
+    // Sample bytes are untrusted (ext/sample_raster.h): self-contained formats only unless
+    // the dataset was opened with allow_external_rasters; the network only for a remote path.
+    ext::internal::RasterAccess access;
+    access.external = ds.allows_external_rasters();
+    access.network = ext::internal::NeedsNetwork(path);
+    auto raster = ext::internal::OpenSampleRaster(path, access);
     if (!raster.ok()) return raster.status().WithPrefix(where);
     GDALDataset* gdal = raster->get();
     for (size_t b = 0; b < q.bands.size(); ++b) {
