@@ -25,6 +25,9 @@ struct GlobalOptions {
   bool verbose = false;  // -v / --verbose
   bool debug = false;    // --debug
   bool quiet = false;    // -q / --quiet
+  // --allow-external-sql: SQL may read local files besides the dataset
+  // (OpenOptions::allow_external_sql; selection.h SqlOpenOptions).
+  bool allow_external_sql = false;
 };
 
 // The running command: its exit code is set by the subcommand callback.

@@ -287,14 +287,15 @@ void BindReader(nb::module_& m) {
         return WithDataset(h, [](Dataset& ds) { return InfoJson(ds).dump(); });
       });
 
-  m.def("open", [](const std::string& path, const std::string& base_path, bool use_cache) {
+  m.def("open", [](const std::string& path, const std::string& base_path, bool use_cache, bool allow_external_sql) {
     Recipe r;
     r.kind = Recipe::Kind::kOpen;
     r.paths = {path};
     r.base_path = base_path;
     r.use_cache = use_cache;
+    r.allow_external_sql = allow_external_sql;
     return Opened(std::move(r));
-  }, nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"));
+  }, nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_sql") = false);
   m.def("is_tacollection_path", &IsTacollectionPath, nb::arg("path"));
   m.def("tacollection_parts", [](const std::string& path, std::optional<std::array<double, 4>> bbox,
                                  const std::string& datetime) {
@@ -306,14 +307,16 @@ void BindReader(nb::module_& m) {
     TacollectionParts p = Take(std::move(parts));
     return nb::make_tuple(p.paths, p.total, p.skipped);
   }, nb::arg("path"), nb::arg("bbox").none(), nb::arg("datetime"));
-  m.def("open_list", [](std::vector<std::string> paths, const std::string& base_path, bool use_cache) {
+  m.def("open_list", [](std::vector<std::string> paths, const std::string& base_path, bool use_cache,
+                        bool allow_external_sql) {
     Recipe r;
     r.kind = Recipe::Kind::kOpenList;
     r.paths = std::move(paths);
     r.base_path = base_path;
     r.use_cache = use_cache;
+    r.allow_external_sql = allow_external_sql;
     return Opened(std::move(r));
-  }, nb::arg("paths"), nb::arg("base_path"), nb::arg("use_cache"));
+  }, nb::arg("paths"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_sql") = false);
   m.def("concat", [](std::vector<DatasetHandle*> inputs, const std::string& column_mode) {
     std::vector<std::shared_ptr<Engine>> engines;
     std::vector<std::shared_ptr<Dataset>> keep;
