@@ -158,7 +158,7 @@ TEST_F(SqlSandbox, StatementsOtherThanReadsAreRefusedAndRunNothing) {
 TEST_F(SqlSandbox, ReadStatementsStillWork) {
   auto ds = Open(zip_);
   ASSERT_NE(ds, nullptr);
-  for (const std::string& sql : {
+  for (const char* sql : {
            "WITH t AS (SELECT id FROM data) SELECT count(*) FROM t",
            "FROM level0 SELECT id",
            "DESCRIBE data",
@@ -171,7 +171,7 @@ TEST_F(SqlSandbox, ReadStatementsStillWork) {
     auto raw = ds->QueryRaw(sql);
     EXPECT_TRUE(raw.ok()) << raw.status().ToString();
   }
-  for (const std::string& sql : {"DESCRIBE data", "SUMMARIZE data", "SHOW TABLES", "SELECT id FROM data"}) {
+  for (const char* sql : {"DESCRIBE data", "SUMMARIZE data", "SHOW TABLES", "SELECT id FROM data"}) {
     SCOPED_TRACE(sql);
     auto view = ds->Sql(sql);
     EXPECT_TRUE(view.ok()) << view.status().ToString();
@@ -199,7 +199,8 @@ TEST_F(SqlSandbox, AllowExternalSqlJoinsAUsersFile) {
 
 TEST_F(SqlSandbox, ConcatAllowsExternalFilesOnlyWhenEverySourceDoes) {
   const std::string sql = "SELECT * FROM read_csv('" + labels_ + "')";
-  auto closed = Dataset::OpenList({zip_, folder_});
+  const std::string other = Written(FlatTaco("other_"), dir_ / "other.tacozip");
+  auto closed = Dataset::OpenList({zip_, other});
   ASSERT_TRUE(closed.ok()) << closed.status().ToString();
   auto refused = (*closed)->Sql(sql);
   ASSERT_FALSE(refused.ok());
@@ -210,7 +211,7 @@ TEST_F(SqlSandbox, ConcatAllowsExternalFilesOnlyWhenEverySourceDoes) {
 
   OpenOptions options;
   options.allow_external_sql = true;
-  auto open = Dataset::OpenList({zip_, folder_}, options);
+  auto open = Dataset::OpenList({zip_, other}, options);
   ASSERT_TRUE(open.ok()) << open.status().ToString();
   auto allowed = (*open)->QueryRaw(sql);
   ASSERT_TRUE(allowed.ok()) << allowed.status().ToString();
