@@ -261,7 +261,7 @@ int RunStats(const StatsArgs& args, const Context& ctx) {
   if (!query.ok()) return ReportError(query.status());
   auto box = ParseBbox(args.selection.bbox);
   if (!box.ok()) return ReportError(box.status());
-  OpenOptions options;
+  OpenOptions options = SqlOpenOptions(ctx.global);
   options.allow_external_rasters = ctx.global.allow_external_rasters;
   auto opened = Dataset::OpenList(args.paths, options);
   if (!opened.ok()) return ReportError(opened.status());

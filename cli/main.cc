@@ -95,6 +95,10 @@ int main(int argc, char** argv) {
   app.add_option("--base-path", base_path,
                  "TACOCAT: the directory holding its ZIPs, when they are no longer where the index says (default: "
                  "the index's own directory; also TACO_BASE_PATH)");
+  app.add_flag("--allow-external-sql", ctx.global.allow_external_sql,
+               "Let SQL (taco sql, --sql, --files-sql) read local files besides the dataset, e.g. "
+               "read_csv('my.csv') to join; by default SQL reads only the dataset. Statements other than reads "
+               "(COPY, ATTACH, INSTALL, CREATE, SET, ...) stay refused");
   app.fallthrough();
   // Applied before parsing so that it holds whatever the position of the flag.
   for (int i = 1; i < argc; ++i) {

@@ -295,15 +295,17 @@ void BindReader(nb::module_& m) {
       });
 
   m.def("open", [](const std::string& path, const std::string& base_path, bool use_cache,
-                   bool allow_external_rasters) {
+                   bool allow_external_rasters, bool allow_external_sql) {
     Recipe r;
     r.kind = Recipe::Kind::kOpen;
     r.paths = {path};
     r.base_path = base_path;
     r.use_cache = use_cache;
     r.allow_external_rasters = allow_external_rasters;
+    r.allow_external_sql = allow_external_sql;
     return Opened(std::move(r));
-  }, nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_rasters") = false);
+  }, nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_rasters") = false,
+     nb::arg("allow_external_sql") = false);
   m.def("is_tacollection_path", &IsTacollectionPath, nb::arg("path"));
   m.def("tacollection_parts", [](const std::string& path, std::optional<std::array<double, 4>> bbox,
                                  const std::string& datetime) {
@@ -316,15 +318,17 @@ void BindReader(nb::module_& m) {
     return nb::make_tuple(p.paths, p.total, p.skipped);
   }, nb::arg("path"), nb::arg("bbox").none(), nb::arg("datetime"));
   m.def("open_list", [](std::vector<std::string> paths, const std::string& base_path, bool use_cache,
-                        bool allow_external_rasters) {
+                        bool allow_external_rasters, bool allow_external_sql) {
     Recipe r;
     r.kind = Recipe::Kind::kOpenList;
     r.paths = std::move(paths);
     r.base_path = base_path;
     r.use_cache = use_cache;
     r.allow_external_rasters = allow_external_rasters;
+    r.allow_external_sql = allow_external_sql;
     return Opened(std::move(r));
-  }, nb::arg("paths"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_rasters") = false);
+  }, nb::arg("paths"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_rasters") = false,
+     nb::arg("allow_external_sql") = false);
   m.def("concat", [](std::vector<DatasetHandle*> inputs, const std::string& column_mode) {
     std::vector<std::shared_ptr<Engine>> engines;
     std::vector<std::shared_ptr<Dataset>> keep;

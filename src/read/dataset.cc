@@ -15,6 +15,7 @@
 #include "read/remote_tacocat.h"
 #include "read/remote_zip.h"
 #include "read/tacocat_open.h"
+#include "read/user_sql.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
 #include "table/wkb_functions.h"
@@ -229,6 +230,9 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
   // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
   TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
+  // Before any view exists: the dataset's own files are read through the sandbox too.
+  state->allow_external_sql = options.allow_external_sql;
+  TACO_RETURN_IF_ERROR(read::SandboxUserSql(*state->engine, options.allow_external_sql));
   switch (format) {
     case DatasetFormat::kZip:
       TACO_RETURN_IF_ERROR(OpenZip(*state, options));
@@ -290,6 +294,9 @@ Result<LevelInfo> Dataset::DescribeLevel(int level) {
   return info;
 }
 
-Result<Table> Dataset::QueryRaw(const std::string& sql) { return state_->engine->Query(sql); }
+Result<Table> Dataset::QueryRaw(const std::string& sql) {
+  TACO_RETURN_IF_ERROR(state_->engine->CheckReadOnly(sql));
+  return state_->engine->Query(sql);
+}
 
 }  // namespace taco

@@ -69,6 +69,8 @@ struct Dataset::State {
   // again without reading it a second time (a remote dataset's levels are in memory).
   std::vector<RangeReaderPtr> level_readers;
   std::unique_ptr<table::Engine> engine;
+  // OpenOptions::allow_external_sql of the engine's sandbox (read/user_sql.h SandboxUserSql).
+  bool allow_external_sql = false;
   int num_levels = 0;
   // The directories (or ZIP files) every sample path must stay inside: {vsi_root} for an
   // opened dataset, every source's for a concat (read/path_safety.h, navigation.cc).
