@@ -471,9 +471,12 @@ struct Engine::Impl {
         break;
       case duckdb::ExceptionType::INTERNAL:
       case duckdb::ExceptionType::FATAL: code = StatusCode::kInternal; break;
-      // Not the input's fault: util::IsOverMemoryBudget() recognizes it (validate stops).
-      case duckdb::ExceptionType::OUT_OF_MEMORY: code = StatusCode::kNotSupported; break;
       default: break;
+    }
+    // Not the input's fault: util::IsOverMemoryBudget() recognizes it (validate stops). The
+    // type is not always OUT_OF_MEMORY (a std::bad_alloc inside DuckDB), the text is.
+    if (type == duckdb::ExceptionType::OUT_OF_MEMORY || text.find("Out of Memory Error") != std::string::npos) {
+      code = StatusCode::kNotSupported;
     }
     return Status(code, prefix + ": " + text);
   }

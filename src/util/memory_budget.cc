@@ -13,7 +13,7 @@
 namespace taco::util {
 namespace {
 
-constexpr std::string_view kOverBudget = "the result needs more memory than the budget of ";
+constexpr std::string_view kOverBudget = "the result needs more than the memory budget of ";
 constexpr std::string_view kDuckDbOutOfMemory = "Out of Memory Error";
 
 uint64_t RlimitBytes(int resource) {

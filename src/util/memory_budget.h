@@ -15,7 +15,7 @@
 //    part is computed once per process; the variable is read at every call (cheap).
 //    An unparsable TACO_MEMORY_LIMIT is ignored. Thread-safe.
 //  * OverMemoryBudget(): the NotSupported Status of a refused result,
-//    "<what>: the result needs more memory than the budget of <N> MiB (<rows> rows read
+//    "<what>: the result needs more than the memory budget of <N> MiB (<rows> rows read
 //    when it was reached; set TACO_MEMORY_LIMIT to change it, or ask for fewer rows)";
 //    IsOverMemoryBudget() recognizes it, and DuckDB's own "Out of Memory Error" (which
 //    table::Engine reports as NotSupported).

@@ -116,7 +116,10 @@ def test_python_reads_a_limited_view_under_the_limit(huge):
         try:
             taco_cpp.validate(sys.argv[1])
         except taco_cpp.NotSupportedError as e:
-            assert "memory budget" in str(e), str(e)
+            # pyarrow's allocator reserves address space too: DuckDB may run out before the
+            # budget is reached; either way the error says so (never a damaged-file report).
+            assert "memory budget" in str(e) or "Out of Memory Error" in str(e), str(e)
+            assert "level0.parquet" in str(e), str(e)
         else:
             raise AssertionError("validate did not stop at the memory budget")
         print("ok")
