@@ -260,7 +260,7 @@ void AddFormatOptions(CLI::App* cmd, FormatOptions* options) {
   cmd->add_flag("--no-trunc", options->no_trunc,
                 "Table format: never shorten cells (by default the widest ones are cut to fit the terminal; "
                 "ids and paths never are)");
-  cmd->add_option("--limit", options->limit, "Print at most N rows (a note on stderr says how many were left out)");
+  cmd->add_option("--limit", options->limit, "Print at most N rows, reading only those (a note on stderr says how many were left out)");
   cmd->add_option("--columns", options->columns, "Only these columns, in this order (comma-separated)")
       ->delimiter(',');
 }
