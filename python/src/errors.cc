@@ -33,11 +33,19 @@ void Raise(const char* name, const char* message) {
     PyErr_SetString(PyExc_RuntimeError, message);
     return;
   }
-  PyErr_SetString(cls, message);
+  // The message may quote bytes of a damaged dataset that are not UTF-8.
+  nb::str text = SafeStr(message);
+  PyErr_SetObject(cls, text.ptr());
   Py_DECREF(cls);
 }
 
 }  // namespace
+
+nb::str SafeStr(std::string_view text) {
+  PyObject* s = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "backslashreplace");
+  if (s == nullptr) throw nb::python_error();
+  return nb::steal<nb::str>(s);
+}
 
 void RegisterErrors(nb::module_& m) {
   (void)m;

@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <nanobind/nanobind.h>
@@ -37,6 +38,11 @@ T Take(Result<T>&& r) {
   if (!r.ok()) Check(r.status());
   return std::move(r).value();
 }
+
+// Text from a dataset (member names, messages quoting them) as a Python str. Such text may
+// hold bytes that are not UTF-8 (a damaged ZIP name): they become \xNN escapes
+// (backslashreplace) instead of a UnicodeDecodeError.
+nanobind::str SafeStr(std::string_view text);
 
 // Registers the translator (called once from NB_MODULE).
 void RegisterErrors(nanobind::module_& m);

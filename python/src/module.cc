@@ -26,5 +26,9 @@ NB_MODULE(_native, m) {
   m.def("_raise_status", [](int code, const std::string& message) {
     throw taco::py::StatusError(static_cast<taco::StatusCode>(code), message);
   });
+  // The same with a message of arbitrary bytes (a message quoting a damaged dataset).
+  m.def("_raise_status_bytes", [](int code, nanobind::bytes message) {
+    throw taco::py::StatusError(static_cast<taco::StatusCode>(code), std::string(message.c_str(), message.size()));
+  });
   m.def("_raise_cpp_exception", [](const std::string& message) { throw std::logic_error(message); });
 }

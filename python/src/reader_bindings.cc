@@ -154,6 +154,7 @@ OutputFormat FormatByName(const std::string& name) {
 nlohmann::ordered_json InfoJson(Dataset& ds) { return Take(DatasetInfoJson(ds)); }
 
 nb::dict ReportDict(const ValidationReport& report) {
+  // Findings quote what the dataset holds (member names of a damaged ZIP may not be UTF-8).
   nb::dict d;
   d["path"] = report.path;
   d["format"] = report.format;
@@ -161,16 +162,18 @@ nb::dict ReportDict(const ValidationReport& report) {
   for (const auto& v : report.violations) {
     nb::dict e;
     e["rule"] = v.rule;
-    e["where"] = v.where;
-    e["found"] = v.found;
-    e["expected"] = v.expected;
+    e["where"] = SafeStr(v.where);
+    e["found"] = SafeStr(v.found);
+    e["expected"] = SafeStr(v.expected);
     violations.append(e);
   }
   d["violations"] = violations;
   nb::dict omitted;
   for (const auto& [rule, n] : report.omitted) omitted[nb::str(rule.c_str())] = n;
   d["omitted"] = omitted;
-  d["notes"] = report.notes;
+  nb::list notes;
+  for (const auto& note : report.notes) notes.append(SafeStr(note));
+  d["notes"] = notes;
   return d;
 }
 

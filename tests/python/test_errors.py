@@ -119,3 +119,46 @@ def test_type_errors_stay_type_errors():
         ds.read(1.5)
     with pytest.raises(TypeError):
         taco_cpp.load(42)
+
+
+def _damage_central_directory_name(path, leaf: bytes):
+    """Makes the first byte of the central-directory name of the first member ending in `leaf`
+    0xFF (not UTF-8); the local header keeps the right name."""
+    data = bytearray(path.read_bytes())
+    at = data.find(b"PK\x01\x02")
+    while at != -1:
+        name_len = int.from_bytes(data[at + 28:at + 30], "little")
+        name = bytes(data[at + 46:at + 46 + name_len])
+        if name.endswith(leaf):
+            data[at + 46] = 0xFF
+            path.write_bytes(bytes(data))
+            return name
+        at = data.find(b"PK\x01\x02", at + 4)
+    raise AssertionError(f"no central directory entry ends with {leaf!r}")
+
+
+def test_names_that_are_not_utf8_reach_python_escaped(raster_tree, tmp_path, taco_cli):
+    # A damaged ZIP whose central directory names a member with a byte that is not UTF-8:
+    # validate's findings and error messages quote it as \xff, never UnicodeDecodeError.
+    out = tmp_path / "damaged.tacozip"
+    taco_cli("create", raster_tree / "tiles", out, "--collection", raster_tree / "collection.json", check=True)
+    _damage_central_directory_name(out, b"image.tif")
+    try:
+        report = taco_cpp.validate(out)
+        assert not report.ok
+        quoted = " ".join(f"{v}" for v in report.violations)
+    except taco_cpp.CorruptionError as e:
+        quoted = str(e)
+    assert "\\xffATA/tile_0/image.tif" in quoted, quoted
+    try:
+        ds = taco_cpp.load(out)
+        for i in range(len(ds.data)):
+            ds.read(i)
+    except taco_cpp.TacoError as e:
+        str(e)  # a taco error with a printable message is fine; UnicodeDecodeError is not
+
+
+def test_error_messages_with_bytes_that_are_not_utf8():
+    with pytest.raises(errors.CorruptionError) as info:
+        _native._raise_status_bytes(3, b"x.tacozip: member '\xffmage.tif' is damaged")
+    assert "\\xffmage.tif" in str(info.value)
