@@ -31,9 +31,10 @@ int RunFilter(const FilterArgs& args, const Context& ctx) {
   if (!opened.ok()) return ReportError(opened.status());
   auto view = ApplySelection(**opened, args.selection, *box);
   if (!view.ok()) return ReportError(view.status());
-  auto rows = (*view ? **view : **opened).Data();
+  FormatOptions options = args.format;
+  auto rows = FetchRows(*view ? **view : **opened, /*raw=*/false, &options);
   if (!rows.ok()) return ReportError(rows.status());
-  if (Status st = PrintTable(*rows, args.format, std::cout); !st.ok()) return ReportError(st);
+  if (Status st = PrintTable(*rows, options, std::cout); !st.ok()) return ReportError(st);
   return kExitOk;
 }
 

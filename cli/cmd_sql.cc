@@ -33,9 +33,10 @@ int RunSql(const SqlArgs& args, const Context& ctx) {
   if (!selected.ok()) return ReportError(selected.status());
   auto view = (*selected ? **selected : **ds).Sql(args.words.back());
   if (!view.ok()) return ReportError(view.status());
-  auto rows = (*view)->DataRaw();
+  FormatOptions options = args.format;
+  auto rows = FetchRows(**view, /*raw=*/true, &options);
   if (!rows.ok()) return ReportError(rows.status());
-  if (Status st = PrintTable(*rows, args.format, std::cout); !st.ok()) return ReportError(st);
+  if (Status st = PrintTable(*rows, options, std::cout); !st.ok()) return ReportError(st);
   return kExitOk;
 }
 

@@ -236,7 +236,7 @@ Result<Table> Select(const Table& table, const FormatOptions& options) {
     }
   }
   if (options.limit >= 0 && static_cast<uint64_t>(options.limit) < out.num_rows()) {
-    const size_t all = out.num_rows();
+    const uint64_t all = options.total_rows >= 0 ? static_cast<uint64_t>(options.total_rows) : out.num_rows();
     for (auto& col : out.columns) col.values.resize(static_cast<size_t>(options.limit));
     std::cerr << "(" << options.limit << " of " << all << " rows shown: --limit " << options.limit << ")\n";
   }
@@ -260,9 +260,21 @@ void AddFormatOptions(CLI::App* cmd, FormatOptions* options) {
   cmd->add_flag("--no-trunc", options->no_trunc,
                 "Table format: never shorten cells (by default the widest ones are cut to fit the terminal; "
                 "ids and paths never are)");
-  cmd->add_option("--limit", options->limit, "Print at most N rows (a note on stderr says how many were left out)");
+  cmd->add_option("--limit", options->limit, "Print at most N rows, reading only those (a note on stderr says how many were left out)");
   cmd->add_option("--columns", options->columns, "Only these columns, in this order (comma-separated)")
       ->delimiter(',');
+}
+
+Result<Table> FetchRows(const Dataset& view, bool raw, FormatOptions* options) {
+  options->total_rows = -1;
+  if (options->limit < 0) return raw ? view.DataRaw() : view.Data();
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> head,
+                        view.Sql("SELECT * FROM data_raw LIMIT " + std::to_string(options->limit + 1)));
+  TACO_ASSIGN_OR_RETURN(Table rows, raw ? head->DataRaw() : head->Data());
+  if (rows.num_rows() > static_cast<uint64_t>(options->limit)) {
+    TACO_ASSIGN_OR_RETURN(options->total_rows, view.RowCount());
+  }
+  return rows;
 }
 
 Status PrintTable(const Table& table, const FormatOptions& options, std::ostream& out) {

@@ -6,7 +6,10 @@
 Seeds come from the upstream fixtures and from our own writer (`taco create`, `taco tacocat
 --single-file`), plus small hand-made inputs for the text parsers. WKB seeds need GDAL's
 Python bindings (Debian python3-gdal); seeds only the Python writer can make (a NaN
-statistic) need taco_cpp on PYTHONPATH. Existing files are overwritten, others kept.
+statistic) need taco_cpp on PYTHONPATH; the huge row claim (dataset_zip/huge_row_claim.tacozip:
+10^7 rows in a 15 KB ZIP, tests/reliability/huge_claim.py) needs the Python duckdb package,
+so run it with `.venv/bin/python` (it sees Debian's GDAL too). Existing files are
+overwritten, others kept.
 """
 import io
 import json
@@ -87,6 +90,14 @@ for name, data in (("flat.tacozip", flat), ("nested.tacozip", nested), ("ours_ne
     put("zip_directory", name, data)
     put("dataset_zip", name, data)
 put("zip_directory", "zip64_forced.zip", zip64_small())
+
+# The huge row claim (issue 29): a level 0 of 10^7 copies of one row, about 15 KB.
+try:
+    sys.path.insert(0, os.path.join(here, "..", "tests", "reliability"))
+    from huge_claim import make_huge_claim_zip
+    put("dataset_zip", "huge_row_claim.tacozip", make_huge_claim_zip(taco, os.path.join(work, "huge.tacozip")))
+except ImportError:
+    print("make_seeds: no duckdb module: huge_row_claim.tacozip not regenerated", file=sys.stderr)
 
 # ---- Parquet: every Parquet member of the upstream ZIPs and of ours (levels, __meta__) -----
 for label, data in (("up_flat", flat), ("up_nested", nested), ("ours_nested", ours_nested)):

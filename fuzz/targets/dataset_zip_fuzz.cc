@@ -4,7 +4,11 @@
 // every FOLDER (each `__meta__` Parquet member), the bytes of FILE samples and the pooled
 // band statistics. The ZIP is
 // served from memory (OpenOptions::wrap_container) under a placeholder file name.
-// Errors are fine; crashes, sanitizer reports and escaping exceptions are bugs.
+// Errors are fine; crashes, sanitizer reports and escaping exceptions are bugs. The memory
+// budget (util/memory_budget.h) is 64 MiB here, so that a seed whose small level claims
+// millions of rows (corpus/dataset_zip/huge_row_claim.tacozip) is refused quickly.
+#include <cstdlib>
+
 #include "fuzz_support.h"
 #include "taco/dataset.h"
 #include "taco/stats.h"
@@ -30,6 +34,8 @@ void Walk(const Frame& frame, int* budget) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const bool budget_set = ::setenv("TACO_MEMORY_LIMIT", "64M", /*overwrite=*/0) == 0;
+  (void)budget_set;
   static const std::string placeholder = fuzz::WriteScratchFile("fuzz.tacozip", "placeholder");
   auto bytes = MemoryReader(std::string(fuzz::AsView(data, size)), placeholder);
   OpenOptions options;

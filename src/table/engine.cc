@@ -15,6 +15,7 @@
 #include "table/arrow_stream.h"
 #include "table/mount_fs.h"
 #include "taco/log.h"
+#include "util/memory_budget.h"
 
 namespace taco::table {
 
@@ -383,6 +384,21 @@ Status Fill(duckdb::Vector& v, const DataType& type, const std::vector<const Val
   return Status::Internal("unknown TypeId");
 }
 
+// What `v` costs in memory beyond sizeof(Value): heap bytes of strings past the small-string
+// buffer, and list/struct elements (an estimate for the memory budget, util/memory_budget.h).
+uint64_t HeapBytes(const Value& v) {
+  constexpr size_t kInline = 15;
+  if (v.is<std::string>()) return v.get<std::string>().size() > kInline ? v.get<std::string>().size() + 1 : 0;
+  if (v.is<Binary>()) return v.get<Binary>().bytes.size() > kInline ? v.get<Binary>().bytes.size() + 1 : 0;
+  uint64_t n = 0;
+  if (v.is<ValueList>()) {
+    for (const Value& item : v.get<ValueList>()) n += sizeof(Value) + HeapBytes(item);
+  } else if (v.is<ValueStruct>()) {
+    for (const auto& [name, item] : v.get<ValueStruct>()) n += sizeof(std::pair<std::string, Value>) + HeapBytes(item);
+  }
+  return n;
+}
+
 // The first paragraph of a DuckDB message, on one line (drops "LINE 1: ..." carets).
 std::string CleanMessage(const std::string& message) {
   std::string text = message;
@@ -430,6 +446,14 @@ struct Engine::Impl {
   // call the other methods.
   std::recursive_mutex mu;
 
+  // What errors of statement `sql` name: the mounted files it reads, else the error label,
+  // else the SQL.
+  std::string Subject(const std::string& sql) const {
+    std::string names = mounts->NamesIn(sql);
+    if (!names.empty()) return names;
+    return "SQL \"" + Abbreviate(error_label.empty() ? sql : error_label) + "\"";
+  }
+
   // A Status for a failed statement `sql` with DuckDB's error type and message.
   Status Error(const std::string& sql, duckdb::ExceptionType type, const std::string& message) const {
     if (size_t marker = message.find(kRefusalMarker); marker != std::string::npos) {
@@ -440,9 +464,7 @@ struct Engine::Impl {
     if (type == duckdb::ExceptionType::PERMISSION && !permission_hint.empty()) {
       text = "refused: " + text + " (" + permission_hint + ")";
     }
-    std::string prefix = !names.empty()        ? names
-                         : error_label.empty() ? "SQL \"" + Abbreviate(sql) + "\""
-                                               : "SQL \"" + Abbreviate(error_label) + "\"";
+    std::string prefix = Subject(sql);
     StatusCode code = StatusCode::kInvalidArgument;
     switch (type) {
       case duckdb::ExceptionType::CATALOG: code = StatusCode::kNotFound; break;
@@ -455,6 +477,11 @@ struct Engine::Impl {
       case duckdb::ExceptionType::INTERNAL:
       case duckdb::ExceptionType::FATAL: code = StatusCode::kInternal; break;
       default: break;
+    }
+    // Not the input's fault: util::IsOverMemoryBudget() recognizes it (validate stops). The
+    // type is not always OUT_OF_MEMORY (a std::bad_alloc inside DuckDB), the text is.
+    if (type == duckdb::ExceptionType::OUT_OF_MEMORY || text.find("Out of Memory Error") != std::string::npos) {
+      code = StatusCode::kNotSupported;
     }
     return Status(code, prefix + ": " + text);
   }
@@ -484,6 +511,29 @@ struct Engine::Impl {
         if (next->type != duckdb::QueryResultType::MATERIALIZED_RESULT) break;
         result.reset(static_cast<duckdb::MaterializedQueryResult*>(next.release()));
       }
+      return result;
+    } catch (const std::exception& ex) {
+      return Error(sql, ex);
+    }
+  }
+
+  // Runs `sql` with its last statement's rows streamed (fetched chunk by chunk; errors while
+  // fetching show in the result's HasError()); the statements before it run to completion.
+  Result<duckdb::unique_ptr<duckdb::QueryResult>> RunStreaming(const std::string& sql) {
+    const auto start = std::chrono::steady_clock::now();
+    struct LogLine {
+      const std::string& sql;
+      std::chrono::steady_clock::time_point start;
+      ~LogLine() {
+        if (LogEnabled(LogLevel::kDebug)) Log(LogLevel::kDebug, "sql (" + ElapsedText(start) + "): " + Abbreviate(sql));
+      }
+    } log_line{sql, start};
+    try {
+      duckdb::unique_ptr<duckdb::QueryResult> result = con->SendQuery(sql);
+      for (duckdb::QueryResult* r = result.get(); r != nullptr; r = r->next.get()) {
+        if (r->HasError()) return Error(sql, r->GetErrorType(), r->GetError());
+      }
+      while (result->next) result = std::move(result->next);
       return result;
     } catch (const std::exception& ex) {
       return Error(sql, ex);
@@ -635,20 +685,32 @@ Status Engine::CheckReadOnly(const std::string& sql) {
 
 Result<Table> Engine::Query(const std::string& sql) {
   std::lock_guard<std::recursive_mutex> lock(impl_->mu);
-  TACO_ASSIGN_OR_RETURN(auto result, impl_->Run(sql));
+  TACO_ASSIGN_OR_RETURN(auto result, impl_->RunStreaming(sql));
+  // Rows are converted chunk by chunk as DuckDB produces them, so that a result over the
+  // memory budget is refused before it is held (neither DuckDB nor we materialize it first).
+  const uint64_t budget = util::MemoryBudget();
+  uint64_t heap_bytes = 0;  // strings, list and struct elements (HeapBytes)
+  uint64_t rows = 0;
   Table table;
   try {
     for (size_t c = 0; c < result->types.size(); ++c) {
       table.columns.push_back(Column{result->names[c], MapType(result->types[c]), {}});
-      table.columns.back().values.reserve(result->RowCount());
     }
     while (true) {
       duckdb::unique_ptr<duckdb::DataChunk> chunk = result->Fetch();
       if (!chunk || chunk->size() == 0) break;
       for (size_t c = 0; c < table.columns.size(); ++c) {
-        ReadVector(chunk->data[c], chunk->size(), table.columns[c].values);
+        std::vector<Value>& values = table.columns[c].values;
+        const size_t before = values.size();
+        ReadVector(chunk->data[c], chunk->size(), values);
+        for (size_t i = before; i < values.size(); ++i) heap_bytes += HeapBytes(values[i]);
       }
+      rows += chunk->size();
+      uint64_t bytes = heap_bytes;  // + what the columns hold, grown or not
+      for (const Column& column : table.columns) bytes += column.values.capacity() * sizeof(Value);
+      if (bytes > budget) return util::OverMemoryBudget(impl_->Subject(sql), rows, budget);
     }
+    if (result->HasError()) return impl_->Error(sql, result->GetErrorType(), result->GetError());
   } catch (const std::exception& ex) {
     return impl_->Error(sql, ex);
   }

@@ -18,6 +18,7 @@
 #include "validate/reporter.h"
 #include "util/exception_guard.h"
 #include "util/json_text.h"
+#include "util/memory_budget.h"
 
 namespace taco {
 
@@ -34,6 +35,9 @@ struct Levels {
   std::vector<Table> tables;
   int members = 0;        // contiguous METADATA/level{i}.parquet members present from 0
   bool complete = false;  // every present level member was read
+  // A level whose rows do not fit the memory budget (util/memory_budget.h): the file may be
+  // fine, so it is not reported as unreadable; validation stops with this error instead.
+  Status over_budget;
 };
 
 Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& rep) {
@@ -64,6 +68,10 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
       }
     }
     Result<Table> table = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
+    if (!table.ok() && util::IsOverMemoryBudget(table.status())) {
+      out.over_budget = table.status().WithPrefix("cannot validate every row");
+      return out;
+    }
     if (!table.ok()) {
       rep.Add("unreadable-member", LevelMember(i), table.status().message(), "a Parquet table");
       return out;
@@ -125,6 +133,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
 
   Levels levels = LoadLevels(*container, *engine, rep);
+  TACO_RETURN_IF_ERROR(levels.over_budget);
   if (header) CheckHeaderPairs(static_cast<const ZipContainer&>(*container), *header, levels.members, rep);
   if (header && options.check_data) {
     // A header already reported as wrong is not reported a second time for its CRC.
