@@ -260,6 +260,8 @@ class Dataset {
   const LegacyInfo* legacy() const;
   // OpenOptions::allow_external_rasters (or TACO_ALLOW_EXTERNAL_RASTERS) when opened.
   bool allows_external_rasters() const;
+  // OpenOptions::verify_crc when opened (legacy BLOB files have no CRCs: false).
+  bool verifies_crc() const;
   // ZIP only: the TACO_HEADER pairs in header order (empty for other formats).
   const std::vector<HeaderPair>& header() const;
   // Number of consolidated levels stored (level0..levelN-1).

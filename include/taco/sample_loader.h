@@ -141,11 +141,15 @@ class SamplePlan {
   // Some sample lives behind the network (a remote dataset): GDAL may use the network for
   // references when external rasters are allowed.
   bool remote() const { return remote_; }
+  // Dataset::verifies_crc() of the view: bytes of a ZIP member read whole are checked
+  // against the CRC-32 of its local header (OpenOptions::verify_crc).
+  bool verify_crc() const { return verify_crc_; }
 
  private:
   std::string dataset_;
   bool allow_external_rasters_ = false;
   bool remote_ = false;
+  bool verify_crc_ = true;
   std::vector<std::string> files_;
   std::vector<std::string> ids_;
   std::vector<std::string> containers_;  // GDAL paths of ZIP containers

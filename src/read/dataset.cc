@@ -262,6 +262,7 @@ const std::vector<HeaderPair>& Dataset::header() const { return state_->header; 
 const LegacyInfo* Dataset::legacy() const { return state_->legacy.get(); }
 int Dataset::num_levels() const { return state_->num_levels; }
 bool Dataset::allows_external_rasters() const { return state_->allow_external_rasters; }
+bool Dataset::verifies_crc() const { return state_->verify_crc; }
 const std::string& Dataset::view_name() const { return view_; }
 
 const nlohmann::ordered_json& Dataset::collection() const {

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
 #include "read/raster_decode.h"
 #include "taco/io.h"
+#include "zip/crc32.h"
 
 namespace taco {
 namespace {
@@ -34,18 +36,34 @@ uint64_t Slack(const SamplePlan::Location& loc) {
   return loc.path.empty() ? 0 : kLfhFixed + loc.path.size() + kMaxExtra;
 }
 
-// True when a local file header naming `member` ends exactly at `data` (the file's first
-// byte), with `data - begin` bytes of the span before it.
-bool HeaderNames(const char* begin, const char* data, const std::string& member) {
+// The local file header naming `member` that ends exactly at `data` (the file's first byte),
+// with `data - begin` bytes of the span before it; nullptr when there is none.
+const char* HeaderNaming(const char* begin, const char* data, const std::string& member) {
   const uint64_t before = static_cast<uint64_t>(data - begin);
   for (uint64_t extra = 0; extra <= kMaxExtra; ++extra) {
     const uint64_t need = kLfhFixed + member.size() + extra;
     if (need > before) break;
     const char* h = data - need;
     if (U32(h) != kLfhSignature || U16(h + 26) != member.size() || U16(h + 28) != extra) continue;
-    if (std::memcmp(h + kLfhFixed, member.data(), member.size()) == 0) return true;
+    if (std::memcmp(h + kLfhFixed, member.data(), member.size()) == 0) return h;
   }
-  return false;
+  return nullptr;
+}
+bool HeaderNames(const char* begin, const char* data, const std::string& member) {
+  return HeaderNaming(begin, data, member) != nullptr;
+}
+
+// The CRC-32 check of a STORE member read whole (OpenOptions::verify_crc): `header` is its
+// local header, [data, data + size) its bytes. A header whose CRC lives in a data
+// descriptor (flag bit 3; no TACO writer makes one) is not checked here.
+Status CheckCrc(const char* header, const char* data, uint64_t size, const std::string& what) {
+  if ((U16(header + 6) & 0x8) != 0) return Status::OK();
+  const uint32_t stored = U32(header + 14);
+  const uint32_t computed = zip::Crc32(0, data, static_cast<size_t>(size));
+  if (stored == computed) return Status::OK();
+  char text[64];
+  std::snprintf(text, sizeof(text), "stored 0x%08x, computed 0x%08x", stored, computed);
+  return Status::Corruption(what + ": CRC-32 mismatch: " + text + ": the bytes are damaged");
 }
 
 std::string LeafOf(const std::string& name, const std::string& fallback) {
@@ -229,12 +247,16 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
       const size_t f = in_containers[m];
       const SamplePlan::Location& loc = plan.location(r, f);
       const char* data = bytes.data() + (loc.offset - begin);
-      if (check && !loc.path.empty() && !HeaderNames(bytes.data(), data, loc.path)) {
+      const char* header = check && !loc.path.empty() ? HeaderNaming(bytes.data(), data, loc.path) : nullptr;
+      if (check && !loc.path.empty() && header == nullptr) {
         TACO_ASSIGN_OR_RETURN(auto other, unconfirmed(f, loc));
         if (other) {
           TACO_RETURN_IF_ERROR(decode_path(f, *other));
           continue;
         }
+      }
+      if (header != nullptr && plan.verify_crc()) {
+        TACO_RETURN_IF_ERROR(CheckCrc(header, data, loc.size, what(f)));
       }
       auto d = read::DecodeRasterBytes(data, static_cast<size_t>(loc.size), leaf(f), selections_[f], what(f),
                                         access_for(""));

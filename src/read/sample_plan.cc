@@ -232,6 +232,7 @@ Result<std::shared_ptr<const SamplePlan>> SamplePlan::Build(const Dataset& view,
   plan->containers_ = std::move(builder.containers);
   plan->locations_ = std::move(builder.locations);
   plan->allow_external_rasters_ = view.allows_external_rasters();
+  plan->verify_crc_ = view.verifies_crc();
   for (const std::string& c : plan->containers_) plan->remote_ = plan->remote_ || ext::internal::NeedsNetwork(c);
   for (const Location& loc : plan->locations_) {
     if (loc.container < 0) plan->remote_ = plan->remote_ || ext::internal::NeedsNetwork(loc.path);

@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -120,6 +122,59 @@ TEST_F(SampleLoaderTest, DecodesWhatGdalReadsFromTheLooseFiles) {
     EXPECT_EQ(s->files[1].type, PixelType::kUInt8);
     EXPECT_EQ(Plane<uint8_t>(s->files[1], 0), GdalPixels(Loose(t, "label.tif"), 0, 0, 0, kSize, kSize));
     EXPECT_EQ(s->nbytes, 4u * kSize * kSize * 2 + kSize * kSize);
+  }
+}
+
+// A ZIP member read whole is checked against the CRC-32 of its local header, as ReadBytes
+// does: one flipped payload byte is refused, naming the sample, not decoded into other pixels
+// (found by scripts/mutation_campaign.py: the torch loader returned the damaged pixels).
+TEST_F(SampleLoaderTest, DamagedMemberBytesAreRefusedByTheirCrc) {
+  const std::string damaged = *dir_ / "damaged.tacozip";
+  uint64_t offset = 0, size = 0;
+  {
+    auto plan = SamplePlan::Build(*Open(), {"before.tif", "label.tif"});
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    offset = (*plan)->location(2, 1).offset;
+    size = (*plan)->location(2, 1).size;
+  }
+  std::ifstream in(*dir_ / "ds.tacozip", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A pixel byte of tile_02's label.tif: its first block, where GDAL says it is.
+  uint64_t block = 0;
+  {
+    GDALAllRegister();
+    std::unique_ptr<GDALDataset> loose(GDALDataset::Open(Loose(2, "label.tif").c_str(), GDAL_OF_RASTER));
+    ASSERT_NE(loose, nullptr);
+    const char* at = loose->GetRasterBand(1)->GetMetadataItem("BLOCK_OFFSET_0_0", "TIFF");
+    ASSERT_NE(at, nullptr);
+    block = std::stoull(at);
+  }
+  ASSERT_LT(block + 5, size);
+  bytes[offset + block + 5] ^= 0x10;
+  std::ofstream(damaged, std::ios::binary) << bytes;
+
+  for (bool verify : {true, false}) {
+    OpenOptions options;
+    options.verify_crc = verify;
+    auto opened = Dataset::Open(damaged, options);
+    ASSERT_TRUE(opened.ok()) << opened.status().message();
+    std::shared_ptr<const Dataset> ds(std::move(*opened));
+    auto plan = SamplePlan::Build(*ds, {"before.tif", "label.tif"});
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    auto decoder = SampleDecoder::Make(*plan, {});
+    ASSERT_TRUE(decoder.ok());
+    EXPECT_TRUE((*decoder)->Decode(1).ok());
+    auto s = (*decoder)->Decode(2);
+    if (verify) {
+      ASSERT_FALSE(s.ok());
+      EXPECT_EQ(s.status().code(), StatusCode::kCorruption);
+      EXPECT_NE(s.status().message().find("sample 'tile_02' (row 2), file 'label.tif': CRC-32 mismatch"),
+                std::string::npos)
+          << s.status().message();
+    } else {
+      ASSERT_TRUE(s.ok()) << s.status().message();  // the opt-out decodes what is stored
+      EXPECT_NE(Plane<uint8_t>(s->files[1], 0), GdalPixels(Loose(2, "label.tif"), 0, 0, 0, kSize, kSize));
+    }
   }
 }
 
