@@ -23,8 +23,9 @@ int RunLs(const LsArgs& args) {
   auto ds = Dataset::Open(args.path);
   if (!ds.ok()) return ReportError(ds.status());
   Table rows;
+  FormatOptions options = args.format;
   if (args.keys.empty()) {
-    auto data = (*ds)->Data();
+    auto data = FetchRows(**ds, /*raw=*/false, &options);
     if (!data.ok()) return ReportError(data.status());
     rows = std::move(*data);
   } else {
@@ -32,7 +33,7 @@ int RunLs(const LsArgs& args) {
     if (!node.ok()) return ReportError(node.status());
     rows = node->children ? node->children->Data() : HideInternalColumns(node->row);
   }
-  if (Status st = PrintTable(rows, args.format, std::cout); !st.ok()) return ReportError(st);
+  if (Status st = PrintTable(rows, options, std::cout); !st.ok()) return ReportError(st);
   return kExitOk;
 }
 

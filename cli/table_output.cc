@@ -195,13 +195,13 @@ void PrintText(const Table& t, bool no_trunc, std::ostream& out) {
   std::vector<std::string> rule(cols);
   for (size_t c = 0; c < cols; ++c) rule[c] = std::string(width[c], '-');
   line(rule);
-  for (size_t r = 1; r < cells.size(); ++r) line(cells[r]);
+  for (size_t r = 1; r < cells.size() && out.good(); ++r) line(cells[r]);  // stops at a write error
 }
 
 void PrintCsv(const Table& table, std::ostream& out) {
   for (size_t c = 0; c < table.num_columns(); ++c) out << (c ? "," : "") << CsvField(table.columns[c].name);
   out << "\n";
-  for (size_t r = 0; r < table.num_rows(); ++r) {
+  for (size_t r = 0; r < table.num_rows() && out.good(); ++r) {  // stops at a write error (main reports it)
     for (size_t c = 0; c < table.num_columns(); ++c) {
       out << (c ? "," : "") << CsvField(CellText(table.columns[c].values[r], ""));
     }
@@ -236,7 +236,7 @@ Result<Table> Select(const Table& table, const FormatOptions& options) {
     }
   }
   if (options.limit >= 0 && static_cast<uint64_t>(options.limit) < out.num_rows()) {
-    const size_t all = out.num_rows();
+    const uint64_t all = options.total_rows >= 0 ? static_cast<uint64_t>(options.total_rows) : out.num_rows();
     for (auto& col : out.columns) col.values.resize(static_cast<size_t>(options.limit));
     std::cerr << "(" << options.limit << " of " << all << " rows shown: --limit " << options.limit << ")\n";
   }
@@ -260,9 +260,21 @@ void AddFormatOptions(CLI::App* cmd, FormatOptions* options) {
   cmd->add_flag("--no-trunc", options->no_trunc,
                 "Table format: never shorten cells (by default the widest ones are cut to fit the terminal; "
                 "ids and paths never are)");
-  cmd->add_option("--limit", options->limit, "Print at most N rows (a note on stderr says how many were left out)");
+  cmd->add_option("--limit", options->limit, "Print at most N rows, reading only those (a note on stderr says how many were left out)");
   cmd->add_option("--columns", options->columns, "Only these columns, in this order (comma-separated)")
       ->delimiter(',');
+}
+
+Result<Table> FetchRows(const Dataset& view, bool raw, FormatOptions* options) {
+  options->total_rows = -1;
+  if (options->limit < 0) return raw ? view.DataRaw() : view.Data();
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> head,
+                        view.Sql("SELECT * FROM data_raw LIMIT " + std::to_string(options->limit + 1)));
+  TACO_ASSIGN_OR_RETURN(Table rows, raw ? head->DataRaw() : head->Data());
+  if (rows.num_rows() > static_cast<uint64_t>(options->limit)) {
+    TACO_ASSIGN_OR_RETURN(options->total_rows, view.RowCount());
+  }
+  return rows;
 }
 
 Status PrintTable(const Table& table, const FormatOptions& options, std::ostream& out) {

@@ -25,6 +25,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "taco/dataset.h"
 #include "taco/status.h"
 #include "taco/value.h"
 
@@ -38,12 +39,21 @@ struct FormatOptions {
   bool no_trunc = false;             // --no-trunc
   int64_t limit = -1;                // --limit N: at most N rows (-1: all)
   std::vector<std::string> columns;  // --columns a,b: only these, in this order
+  // Rows of the whole result when the table printed holds only its first rows (FetchRows
+  // sets it); -1: the table is the whole result.
+  int64_t total_rows = -1;
   // The chosen format; InvalidArgument for an unknown --format value or a negative --limit.
   Result<OutputFormat> Resolve() const;
 };
 
 // Adds --format table|csv|json, --json, --no-trunc, --limit and --columns to `cmd`.
 void AddFormatOptions(CLI::App* cmd, FormatOptions* options);
+
+// The rows of `view` to print (DataRaw() when `raw`, else Data()). With --limit N only the
+// first N + 1 rows are read (the LIMIT goes into the query: memory follows N, not the size
+// of the view) and, when there are more than N, options->total_rows is set to the view's
+// row count (a streamed count) for the note PrintTable writes.
+Result<Table> FetchRows(const Dataset& view, bool raw, FormatOptions* options);
 
 // `table` as the options say (any format): --columns picks and orders columns (an unknown
 // name is InvalidArgument listing the columns there are), --limit keeps the first rows and

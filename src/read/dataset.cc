@@ -8,12 +8,14 @@
 #include <mutex>
 #include <string>
 
+#include "ext/sample_raster.h"
 #include "read/dataset_state.h"
 #include "read/legacy_open.h"
 #include "read/path_safety.h"
 #include "read/remote_tacocat.h"
 #include "read/remote_zip.h"
 #include "read/tacocat_open.h"
+#include "read/user_sql.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
 #include "table/wkb_functions.h"
@@ -174,6 +176,12 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
     }
     return Status::OK();
   }
+  // Like the sample files: metadata reached through a symbolic link out of the directory is refused.
+  auto inside = [&](const std::string& name) {
+    Status st = read::CheckInsideRoot(d.path, d.vsi_root, root + name);
+    return st.code() == StatusCode::kInvalidArgument ? st : Status::OK();  // missing: reported below
+  };
+  TACO_RETURN_IF_ERROR(inside("COLLECTION.json"));
   auto collection_reader = OpenRangeReader(root + "COLLECTION.json");
   if (!collection_reader.ok()) {
     return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
@@ -183,6 +191,7 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
   for (int i = 0; i < kMaxLevels; ++i) {
+    TACO_RETURN_IF_ERROR(inside("METADATA/level" + std::to_string(i) + ".parquet"));
     auto level = OpenRangeReader(root + "METADATA/level" + std::to_string(i) + ".parquet");
     if (!level.ok()) {
       if (i == 0) return Status::NotFound(d.path + ": not a TACO folder dataset: METADATA/level0.parquet is missing");
@@ -217,9 +226,13 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   state->vsi_root = ToVsiPath(path);
   // Legacy BLOB files store their samples without ZIP local headers: no CRC to check.
   state->verify_crc = options.verify_crc && format != DatasetFormat::kLegacy;
+  state->allow_external_rasters = options.allow_external_rasters || ext::internal::ExternalRastersAllowedByConfig();
   TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
   // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
   TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
+  // Before any view exists: the dataset's own files are read through the sandbox too.
+  state->allow_external_sql = options.allow_external_sql;
+  TACO_RETURN_IF_ERROR(read::SandboxUserSql(*state->engine, options.allow_external_sql));
   switch (format) {
     case DatasetFormat::kZip:
       TACO_RETURN_IF_ERROR(OpenZip(*state, options));
@@ -248,6 +261,7 @@ const std::string& Dataset::vsi_root() const { return state_->vsi_root; }
 const std::vector<HeaderPair>& Dataset::header() const { return state_->header; }
 const LegacyInfo* Dataset::legacy() const { return state_->legacy.get(); }
 int Dataset::num_levels() const { return state_->num_levels; }
+bool Dataset::allows_external_rasters() const { return state_->allow_external_rasters; }
 const std::string& Dataset::view_name() const { return view_; }
 
 const nlohmann::ordered_json& Dataset::collection() const {
@@ -280,6 +294,9 @@ Result<LevelInfo> Dataset::DescribeLevel(int level) {
   return info;
 }
 
-Result<Table> Dataset::QueryRaw(const std::string& sql) { return state_->engine->Query(sql); }
+Result<Table> Dataset::QueryRaw(const std::string& sql) {
+  TACO_RETURN_IF_ERROR(state_->engine->CheckReadOnly(sql));
+  return state_->engine->Query(sql);
+}
 
 }  // namespace taco

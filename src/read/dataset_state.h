@@ -69,6 +69,8 @@ struct Dataset::State {
   // again without reading it a second time (a remote dataset's levels are in memory).
   std::vector<RangeReaderPtr> level_readers;
   std::unique_ptr<table::Engine> engine;
+  // OpenOptions::allow_external_sql of the engine's sandbox (read/user_sql.h SandboxUserSql).
+  bool allow_external_sql = false;
   int num_levels = 0;
   // The directories (or ZIP files) every sample path must stay inside: {vsi_root} for an
   // opened dataset, every source's for a concat (read/path_safety.h, navigation.cc).
@@ -86,6 +88,9 @@ struct Dataset::State {
   std::function<Result<Table>(const Table& row, int level)> children_of;
   // OpenOptions::verify_crc: whole-member reads of ZIP samples check the CRC-32.
   bool verify_crc = true;
+  // OpenOptions::allow_external_rasters (ext/sample_raster.h): the decoders may open sample
+  // bytes with any GDAL driver.
+  bool allow_external_rasters = false;
   std::atomic<uint64_t> next_name{0};
   // Runs of container bytes read ahead by Dataset::Prefetch (read/sample_bytes.cc), oldest
   // first, at most kMaxPrefetchBytes in all. The one member of State that changes after

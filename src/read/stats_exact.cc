@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "ext/gdal_util.h"
+#include "ext/sample_raster.h"
 #include "read/stats_internal.h"
+#include "taco/cancel.h"
 #include "taco/io.h"
 #include "zip/stored_member.h"
 
@@ -46,6 +48,7 @@ Status AddBand(const std::string& what, GDALDataset* ds, int index, Accumulator*
   const int strip = static_cast<int>(std::max<size_t>(1, kStripPixels / static_cast<size_t>(cols)));
   std::vector<double> buf(static_cast<size_t>(cols) * static_cast<size_t>(std::min(strip, rows)));
   for (int y = 0; y < rows; y += strip) {
+    if (CancelRequested()) return Cancelled(what);
     const int h = std::min(strip, rows - y);
     ext::internal::QuietGdalErrors quiet;
     if (band->RasterIO(GF_Read, 0, y, cols, h, buf.data(), cols, h, GDT_Float64, 0, 0, nullptr) != CE_None) {
@@ -125,7 +128,12 @@ Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const Sta
   for (size_t i = 0; i < rows.gdal_paths.size(); ++i) {
     const std::string& path = rows.gdal_paths[i];
     TACO_RETURN_IF_ERROR(CheckMember(ds, path, rows.members.at(i), &containers).WithPrefix(where));
-    auto raster = ext::internal::OpenRaster(path);
+    // Sample bytes are untrusted (ext/sample_raster.h): self-contained formats only unless
+    // the dataset was opened with allow_external_rasters; the network only for a remote path.
+    ext::internal::RasterAccess access;
+    access.external = ds.allows_external_rasters();
+    access.network = ext::internal::NeedsNetwork(path);
+    auto raster = ext::internal::OpenSampleRaster(path, access);
     if (!raster.ok()) return raster.status().WithPrefix(where);
     GDALDataset* gdal = raster->get();
     for (size_t b = 0; b < q.bands.size(); ++b) {

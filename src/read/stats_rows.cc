@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "read/stats_internal.h"
+#include "taco/cancel.h"
 #include "table/engine.h"
 
 namespace taco::read {
@@ -230,6 +231,23 @@ std::string RaggedHint(const StatsQuery& q, size_t width_a, size_t width_b) {
   return "";
 }
 
+// A NaN or infinite statistic cannot be aggregated (the writer never stores one): refused,
+// naming the sample, band and value, instead of propagating (or looping on) it.
+Status CheckFinite(const std::string& where, const Value& id, const std::vector<std::vector<double>>& bands) {
+  for (size_t b = 0; b < bands.size(); ++b) {
+    for (size_t i = 0; i < bands[b].size(); ++i) {
+      const double v = bands[b][i];
+      if (std::isfinite(v)) continue;
+      const std::string sample = id.is<std::string>() ? "'" + id.get<std::string>() + "'" : "(no id)";
+      const std::string what = std::isnan(v) ? "NaN or null" : (v > 0 ? "+inf" : "-inf");
+      return Status::InvalidArgument(where + ": sample " + sample + " band " + std::to_string(b) + " value " +
+                                     std::to_string(i) + " of its statistics is " + what +
+                                     "; statistics must be finite (taco validate reports such rows)");
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 std::string StatsWhere(const Dataset& ds, const StatsQuery& q) {
@@ -263,6 +281,7 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
     }
   };
   for (size_t r = 0; r < table->num_rows(); ++r) {
+    if (CancelRequested()) return Cancelled(where);
     const Value& cell = stats.values[r];
     const bool is_file = !types.values[r].is<std::string>() || types.values[r].get<std::string>() == "FILE";
     if (!plan.has_stats) {
@@ -284,6 +303,7 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
       }
       bands.push_back(std::move(values));
     }
+    TACO_RETURN_IF_ERROR(CheckFinite(where, ids.values[r], bands));
     if (out.rows.empty()) {
       out.bands = bands.size();
       out.width = bands.front().size();

@@ -11,9 +11,11 @@
 
 #include "duckdb.hpp"
 #include "duckdb/parser/parser.hpp"
+#include "duckdb/parser/statement/explain_statement.hpp"
 #include "table/arrow_stream.h"
 #include "table/mount_fs.h"
 #include "taco/log.h"
+#include "util/memory_budget.h"
 
 namespace taco::table {
 
@@ -382,6 +384,21 @@ Status Fill(duckdb::Vector& v, const DataType& type, const std::vector<const Val
   return Status::Internal("unknown TypeId");
 }
 
+// What `v` costs in memory beyond sizeof(Value): heap bytes of strings past the small-string
+// buffer, and list/struct elements (an estimate for the memory budget, util/memory_budget.h).
+uint64_t HeapBytes(const Value& v) {
+  constexpr size_t kInline = 15;
+  if (v.is<std::string>()) return v.get<std::string>().size() > kInline ? v.get<std::string>().size() + 1 : 0;
+  if (v.is<Binary>()) return v.get<Binary>().bytes.size() > kInline ? v.get<Binary>().bytes.size() + 1 : 0;
+  uint64_t n = 0;
+  if (v.is<ValueList>()) {
+    for (const Value& item : v.get<ValueList>()) n += sizeof(Value) + HeapBytes(item);
+  } else if (v.is<ValueStruct>()) {
+    for (const auto& [name, item] : v.get<ValueStruct>()) n += sizeof(std::pair<std::string, Value>) + HeapBytes(item);
+  }
+  return n;
+}
+
 // The first paragraph of a DuckDB message, on one line (drops "LINE 1: ..." carets).
 std::string CleanMessage(const std::string& message) {
   std::string text = message;
@@ -423,10 +440,19 @@ struct Engine::Impl {
   std::unique_ptr<duckdb::Connection> con;
   uint64_t next_temp = 0;
   std::string error_label;
+  std::string permission_hint;  // Sandbox(): appended to DuckDB's Permission Errors
   // One statement at a time on `con` (a DuckDB connection is not thread-safe; each
   // statement still runs on DuckDB's worker threads). Recursive: ToParquet and ReadParquet
   // call the other methods.
   std::recursive_mutex mu;
+
+  // What errors of statement `sql` name: the mounted files it reads, else the error label,
+  // else the SQL.
+  std::string Subject(const std::string& sql) const {
+    std::string names = mounts->NamesIn(sql);
+    if (!names.empty()) return names;
+    return "SQL \"" + Abbreviate(error_label.empty() ? sql : error_label) + "\"";
+  }
 
   // A Status for a failed statement `sql` with DuckDB's error type and message.
   Status Error(const std::string& sql, duckdb::ExceptionType type, const std::string& message) const {
@@ -435,9 +461,10 @@ struct Engine::Impl {
     }
     std::string names = mounts->NamesIn(sql);
     std::string text = mounts->Describe(CleanMessage(message));
-    std::string prefix = !names.empty()        ? names
-                         : error_label.empty() ? "SQL \"" + Abbreviate(sql) + "\""
-                                               : "SQL \"" + Abbreviate(error_label) + "\"";
+    if (type == duckdb::ExceptionType::PERMISSION && !permission_hint.empty()) {
+      text = "refused: " + text + " (" + permission_hint + ")";
+    }
+    std::string prefix = Subject(sql);
     StatusCode code = StatusCode::kInvalidArgument;
     switch (type) {
       case duckdb::ExceptionType::CATALOG: code = StatusCode::kNotFound; break;
@@ -450,6 +477,11 @@ struct Engine::Impl {
       case duckdb::ExceptionType::INTERNAL:
       case duckdb::ExceptionType::FATAL: code = StatusCode::kInternal; break;
       default: break;
+    }
+    // Not the input's fault: util::IsOverMemoryBudget() recognizes it (validate stops). The
+    // type is not always OUT_OF_MEMORY (a std::bad_alloc inside DuckDB), the text is.
+    if (type == duckdb::ExceptionType::OUT_OF_MEMORY || text.find("Out of Memory Error") != std::string::npos) {
+      code = StatusCode::kNotSupported;
     }
     return Status(code, prefix + ": " + text);
   }
@@ -479,6 +511,29 @@ struct Engine::Impl {
         if (next->type != duckdb::QueryResultType::MATERIALIZED_RESULT) break;
         result.reset(static_cast<duckdb::MaterializedQueryResult*>(next.release()));
       }
+      return result;
+    } catch (const std::exception& ex) {
+      return Error(sql, ex);
+    }
+  }
+
+  // Runs `sql` with its last statement's rows streamed (fetched chunk by chunk; errors while
+  // fetching show in the result's HasError()); the statements before it run to completion.
+  Result<duckdb::unique_ptr<duckdb::QueryResult>> RunStreaming(const std::string& sql) {
+    const auto start = std::chrono::steady_clock::now();
+    struct LogLine {
+      const std::string& sql;
+      std::chrono::steady_clock::time_point start;
+      ~LogLine() {
+        if (LogEnabled(LogLevel::kDebug)) Log(LogLevel::kDebug, "sql (" + ElapsedText(start) + "): " + Abbreviate(sql));
+      }
+    } log_line{sql, start};
+    try {
+      duckdb::unique_ptr<duckdb::QueryResult> result = con->SendQuery(sql);
+      for (duckdb::QueryResult* r = result.get(); r != nullptr; r = r->next.get()) {
+        if (r->HasError()) return Error(sql, r->GetErrorType(), r->GetError());
+      }
+      while (result->next) result = std::move(result->next);
       return result;
     } catch (const std::exception& ex) {
       return Error(sql, ex);
@@ -566,22 +621,96 @@ Result<std::vector<std::string>> Engine::ParseStatements(const std::string& sql)
   return out;
 }
 
+Status Engine::Sandbox(const SandboxOptions& options) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  impl_->permission_hint = options.permission_hint;
+  std::string sql;
+  if (!options.allow_external_files) {
+    // Only the mount scheme: DuckDB refuses every other path, and "..", before it opens it.
+    sql += "SET allowed_directories = [" + QuoteString(kMountScheme) + "]; SET allowed_paths = []; " +
+           "SET enable_external_access = false; ";
+  }
+  sql += "SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; "
+         "SET lock_configuration = true;";
+  return Execute(sql);
+}
+
+namespace {
+
+// The leading keyword of the statement at [location, location + length) of `sql`, upper-case.
+std::string LeadingKeyword(const std::string& sql, idx_t location, idx_t length) {
+  std::string out;
+  size_t i = std::min<size_t>(location, sql.size());
+  const size_t end = std::min<size_t>(sql.size(), location + length);
+  while (i < end && !std::isalpha(static_cast<unsigned char>(sql[i]))) ++i;
+  while (i < end && std::isalpha(static_cast<unsigned char>(sql[i]))) {
+    out += static_cast<char>(std::toupper(static_cast<unsigned char>(sql[i])));
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace
+
+Status Engine::CheckReadOnly(const std::string& sql) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  const std::string shown = Abbreviate(impl_->error_label.empty() ? sql : impl_->error_label);
+  std::string refused;
+  try {
+    duckdb::Parser parser;
+    parser.ParseQuery(sql);
+    for (const auto& statement : parser.statements) {
+      const duckdb::SQLStatement* inner = statement.get();
+      bool explained = false;
+      while (inner->type == duckdb::StatementType::EXPLAIN_STATEMENT) {
+        inner = inner->Cast<duckdb::ExplainStatement>().stmt.get();
+        explained = true;
+      }
+      if (inner->type == duckdb::StatementType::SELECT_STATEMENT) continue;
+      std::string keyword = explained ? std::string() : LeadingKeyword(sql, statement->stmt_location, statement->stmt_length);
+      if (keyword.empty()) keyword = duckdb::StatementTypeToString(inner->type);
+      refused = explained ? "EXPLAIN " + keyword : keyword;
+      break;
+    }
+  } catch (const std::exception& ex) {
+    duckdb::ErrorData error(ex);
+    return Status::InvalidArgument("SQL \"" + shown + "\": " + CleanMessage(error.Message()));
+  }
+  if (refused.empty()) return Status::OK();
+  return Status::InvalidArgument("SQL \"" + shown + "\": refused: " + refused +
+                                 " is not allowed; SQL over a dataset only reads (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN): "
+                                 "no COPY, ATTACH, INSTALL/LOAD, CREATE/DROP, SET/PRAGMA or other statement that "
+                                 "writes, changes settings or replaces the dataset's views and functions");
+}
+
 Result<Table> Engine::Query(const std::string& sql) {
   std::lock_guard<std::recursive_mutex> lock(impl_->mu);
-  TACO_ASSIGN_OR_RETURN(auto result, impl_->Run(sql));
+  TACO_ASSIGN_OR_RETURN(auto result, impl_->RunStreaming(sql));
+  // Rows are converted chunk by chunk as DuckDB produces them, so that a result over the
+  // memory budget is refused before it is held (neither DuckDB nor we materialize it first).
+  const uint64_t budget = util::MemoryBudget();
+  uint64_t heap_bytes = 0;  // strings, list and struct elements (HeapBytes)
+  uint64_t rows = 0;
   Table table;
   try {
     for (size_t c = 0; c < result->types.size(); ++c) {
       table.columns.push_back(Column{result->names[c], MapType(result->types[c]), {}});
-      table.columns.back().values.reserve(result->RowCount());
     }
     while (true) {
       duckdb::unique_ptr<duckdb::DataChunk> chunk = result->Fetch();
       if (!chunk || chunk->size() == 0) break;
       for (size_t c = 0; c < table.columns.size(); ++c) {
-        ReadVector(chunk->data[c], chunk->size(), table.columns[c].values);
+        std::vector<Value>& values = table.columns[c].values;
+        const size_t before = values.size();
+        ReadVector(chunk->data[c], chunk->size(), values);
+        for (size_t i = before; i < values.size(); ++i) heap_bytes += HeapBytes(values[i]);
       }
+      rows += chunk->size();
+      uint64_t bytes = heap_bytes;  // + what the columns hold, grown or not
+      for (const Column& column : table.columns) bytes += column.values.capacity() * sizeof(Value);
+      if (bytes > budget) return util::OverMemoryBudget(impl_->Subject(sql), rows, budget);
     }
+    if (result->HasError()) return impl_->Error(sql, result->GetErrorType(), result->GetError());
   } catch (const std::exception& ex) {
     return impl_->Error(sql, ex);
   }

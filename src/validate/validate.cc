@@ -18,6 +18,7 @@
 #include "validate/reporter.h"
 #include "util/exception_guard.h"
 #include "util/json_text.h"
+#include "util/memory_budget.h"
 
 namespace taco {
 
@@ -34,17 +35,27 @@ struct Levels {
   std::vector<Table> tables;
   int members = 0;        // contiguous METADATA/level{i}.parquet members present from 0
   bool complete = false;  // every present level member was read
+  // A level whose rows do not fit the memory budget (util/memory_budget.h): the file may be
+  // fine, so it is not reported as unreadable; validation stops with this error instead.
+  Status over_budget;
 };
 
 Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& rep) {
   Levels out;
-  while (out.members < kMaxLevels && container.Find(LevelMember(out.members))) ++out.members;
+  while (out.members < kMaxLevels &&
+         (container.Find(LevelMember(out.members)) || !container.Outside(LevelMember(out.members)).empty())) {
+    ++out.members;  // a level that leaves the dataset is reported when it is opened
+  }
   if (out.members == 0) {
     rep.Add("missing-member", LevelMember(0), std::string("no ") + (container.is_zip() ? "member" : "file"),
             "the level0 table (FORMAT 2, 12)");
     return out;
   }
   for (int i = 0; i < out.members; ++i) {
+    if (std::string outside = container.Outside(LevelMember(i)); !outside.empty()) {
+      rep.Add("outside-link", LevelMember(i), outside, "a file inside the dataset directory (readers refuse links out of it)");
+      return out;
+    }
     auto reader = container.OpenMember(LevelMember(i));
     if (reader.ok()) {  // FOLDER levels have no other checksum; a ZIP's are also member-crc checked
       Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(**reader);
@@ -57,6 +68,10 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
       }
     }
     Result<Table> table = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
+    if (!table.ok() && util::IsOverMemoryBudget(table.status())) {
+      out.over_budget = table.status().WithPrefix("cannot validate every row");
+      return out;
+    }
     if (!table.ok()) {
       rep.Add("unreadable-member", LevelMember(i), table.status().message(), "a Parquet table");
       return out;
@@ -69,6 +84,10 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
 
 std::optional<nlohmann::ordered_json> LoadCollection(const Container& container, Reporter& rep) {
   const std::string name(kCollectionMember);
+  if (std::string outside = container.Outside(name); !outside.empty()) {
+    rep.Add("outside-link", name, outside, "a file inside the dataset directory (readers refuse links out of it)");
+    return std::nullopt;
+  }
   if (!container.Find(name)) {
     rep.Add("missing-member", name, std::string("no ") + (container.is_zip() ? "member" : "file"),
             "COLLECTION.json with the collection fields");
@@ -114,6 +133,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
 
   Levels levels = LoadLevels(*container, *engine, rep);
+  TACO_RETURN_IF_ERROR(levels.over_budget);
   if (header) CheckHeaderPairs(static_cast<const ZipContainer&>(*container), *header, levels.members, rep);
   if (header && options.check_data) {
     // A header already reported as wrong is not reported a second time for its CRC.
@@ -126,6 +146,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   for (int i = 0; i < levels.members; ++i) referenced.insert(LevelMember(i));
   if (!levels.tables.empty()) {
     Tree tree = CheckLevels(levels.tables, container->is_zip(), rep);
+    CheckStatsValues(levels.tables, tree, rep);
     CheckMembers(*container, *engine, levels.tables, tree, rep, &referenced);
   }
   CheckCollection(collection, levels.tables, levels.complete, rep);
