@@ -72,7 +72,7 @@ class Engine {
   // "SELECT 2 AS b"). InvalidArgument "SQL \"<sql>\": <DuckDB's message>" when it does not
   // parse.
   Result<std::vector<std::string>> ParseStatements(const std::string& sql);
-  // All rows of a query, typed (see the mapping above).
+  // All rows of a query, typed (mapping above); over util/memory_budget.h: NotSupported.
   Result<Table> Query(const std::string& sql);
   // All rows of a query as a self-contained Arrow C stream (table/arrow_stream.h): DuckDB's
   // own Arrow types (VARCHAR→utf8, BLOB→binary, TIMESTAMP→timestamp[us], LIST→list, ...),
