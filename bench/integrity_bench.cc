@@ -3,6 +3,9 @@
 // OpenOptions::verify_crc on and off, and StreamBytes with the check; reports bytes/s and
 // the ratio checked / unchecked measured in the same run. The file is read once before
 // timing so that both runs read from the page cache (the check, not the disk, is measured).
+// Also (issue 29.5) the cost of the metadata checks on open: Dataset::Open + RowCount of a
+// ZIP of 10,000 FILE samples (TACO_BENCH_OPEN_SAMPLES) with OpenOptions::verify_crc on
+// (TACO_HEADER, level and COLLECTION.json member CRCs and names) and off (names only).
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
@@ -22,7 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string g_zip;
+std::string g_many;  // many small samples: the open cost
 double g_unchecked_bps = 0;
+double g_open_unchecked = 0;
 
 void Die(const taco::Status& st) {
   std::cerr << "integrity_bench: " << st.ToString() << "\n";
@@ -61,6 +66,43 @@ void MakeZip() {
   if (!written.ok()) Die(written.status());
 }
 
+void MakeManySamples() {
+  const char* n_env = std::getenv("TACO_BENCH_OPEN_SAMPLES");
+  const int n = n_env != nullptr ? std::atoi(n_env) : 10000;
+  std::vector<taco::Sample> samples;
+  for (int i = 0; i < n; ++i) {
+    std::string id = "tile_";
+    id += std::to_string(i);
+    auto s = taco::Sample::FromBytes(id, std::string(100, static_cast<char>('a' + i % 26)));
+    if (!s.ok()) Die(s.status());
+    samples.push_back(std::move(*s));
+  }
+  auto tortilla = taco::Tortilla::Make(std::move(samples));
+  if (!tortilla.ok()) Die(tortilla.status());
+  nlohmann::ordered_json c = {{"id", "bench"},          {"dataset_version", "1"},  {"description", "open bench"},
+                              {"licenses", {"CC0-1.0"}}, {"providers", {{{"name", "x"}}}}, {"tasks", {"other"}}};
+  auto taco = taco::Taco::Make(std::move(*tortilla), c);
+  if (!taco.ok()) Die(taco.status());
+  g_many = fs::path(g_zip).parent_path().string() + "/many.tacozip";
+  auto written = taco::Create(*taco, g_many);
+  if (!written.ok()) Die(written.status());
+}
+
+void OpenCount(benchmark::State& state, bool verify) {
+  taco::OpenOptions options;
+  options.verify_crc = verify;
+  for (auto _ : state) {
+    auto ds = taco::Dataset::Open(g_many, options);
+    if (!ds.ok()) Die(ds.status());
+    auto count = (*ds)->RowCount();
+    if (!count.ok()) Die(count.status());
+    benchmark::DoNotOptimize(*count);
+  }
+}
+
+void BM_OpenUnchecked(benchmark::State& state) { OpenCount(state, false); }
+void BM_OpenChecked(benchmark::State& state) { OpenCount(state, true); }
+
 void ReadAll(benchmark::State& state, bool verify, bool stream) {
   taco::OpenOptions options;
   options.verify_crc = verify;
@@ -96,6 +138,8 @@ void BM_StreamBytesChecked(benchmark::State& state) { ReadAll(state, true, true)
 BENCHMARK(BM_ReadBytesUnchecked)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_ReadBytesChecked)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_StreamBytesChecked)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_OpenUnchecked)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_OpenChecked)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 // Prints checked / unchecked throughput after the run.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -103,6 +147,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& r : runs) {
+      const double t = r.GetAdjustedRealTime();
+      if (r.benchmark_name() == "BM_OpenUnchecked") g_open_unchecked = t;
+      if (r.benchmark_name() == "BM_OpenChecked" && g_open_unchecked > 0) {
+        std::cout << "  BM_OpenChecked: " << t << " ms, " << t / g_open_unchecked << "x the open without CRC checks\n";
+      }
       const auto it = r.counters.find("bytes_per_second");
       if (it == r.counters.end()) continue;
       const double bps = it->second.value;
@@ -119,6 +168,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
 int main(int argc, char** argv) {
   MakeZip();
+  MakeManySamples();
   benchmark::Initialize(&argc, argv);
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -25,6 +25,10 @@ struct GlobalOptions {
   bool verbose = false;  // -v / --verbose
   bool debug = false;    // --debug
   bool quiet = false;    // -q / --quiet
+  bool allow_external_rasters = false;  // --allow-external-rasters (OpenOptions field of the same name)
+  // --allow-external-sql: SQL may read local files besides the dataset
+  // (OpenOptions::allow_external_sql; selection.h SqlOpenOptions).
+  bool allow_external_sql = false;
 };
 
 // The running command: its exit code is set by the subcommand callback.

@@ -28,7 +28,7 @@ int RunExport(const ExportArgs& args, const Context& ctx) {
   if (!box.ok()) return ReportError(box.status().WithPrefix("export"));
   const std::vector<std::string> paths(args.words.begin(), args.words.end() - 1);
   const std::string& out = args.words.back();
-  auto opened = OpenSelected(paths, args.selection, *box);
+  auto opened = OpenSelected(paths, args.selection, *box, SqlOpenOptions(ctx.global));
   if (!opened.ok()) return ReportError(opened.status().WithPrefix("export"));
   const std::unique_ptr<Dataset> source = std::move(*opened);
   auto view = ApplySelection(*source, args.selection, *box);

@@ -20,12 +20,12 @@ struct FilesArgs {
   FormatOptions format;
 };
 
-int RunFiles(const FilesArgs& args) {
+int RunFiles(const FilesArgs& args, const Context& ctx) {
   auto format = args.format.Resolve();
   if (!format.ok()) return ReportError(format.status());
   auto box = ParseBbox(args.selection.bbox);
   if (!box.ok()) return ReportError(box.status());
-  auto opened = Dataset::Open(args.path);
+  auto opened = Dataset::Open(args.path, SqlOpenOptions(ctx.global));
   if (!opened.ok()) return ReportError(opened.status());
   auto view = ApplySelection(**opened, args.selection, *box);
   if (!view.ok()) return ReportError(view.status());
@@ -57,7 +57,7 @@ void AddFilesCommand(CLI::App& app, Context& ctx) {
                   "SQL over the file rows (as `data`), e.g. \"SELECT path, \\\"internal:gdal_vsi\\\" FROM data "
                   "WHERE id IN ('image.tif', 'mask.tif')\"");
   AddFormatOptions(cmd, &args->format);
-  cmd->callback([args, &ctx] { ctx.exit_code = RunFiles(*args); });
+  cmd->callback([args, &ctx] { ctx.exit_code = RunFiles(*args, ctx); });
 }
 
 const CommandRegistration kRegistered(55, &AddFilesCommand);

@@ -22,12 +22,12 @@ struct FilterArgs {
   FormatOptions format;
 };
 
-int RunFilter(const FilterArgs& args) {
+int RunFilter(const FilterArgs& args, const Context& ctx) {
   auto format = args.format.Resolve();
   if (!format.ok()) return ReportError(format.status());
   auto box = ParseBbox(args.selection.bbox);
   if (!box.ok()) return ReportError(box.status());
-  auto opened = OpenSelected(args.paths, args.selection, *box);
+  auto opened = OpenSelected(args.paths, args.selection, *box, SqlOpenOptions(ctx.global));
   if (!opened.ok()) return ReportError(opened.status());
   auto view = ApplySelection(**opened, args.selection, *box);
   if (!view.ok()) return ReportError(view.status());
@@ -46,7 +46,7 @@ void AddFilterCommand(CLI::App& app, Context& ctx) {
       ->required();
   AddSelectionOptions(cmd, &args->selection);
   AddFormatOptions(cmd, &args->format);
-  cmd->callback([args, &ctx] { ctx.exit_code = RunFilter(*args); });
+  cmd->callback([args, &ctx] { ctx.exit_code = RunFilter(*args, ctx); });
 }
 
 const CommandRegistration kRegistered(80, &AddFilterCommand);

@@ -20,13 +20,13 @@ struct SqlArgs {
   FormatOptions format;
 };
 
-int RunSql(const SqlArgs& args) {
+int RunSql(const SqlArgs& args, const Context& ctx) {
   auto format = args.format.Resolve();
   if (!format.ok()) return ReportError(format.status());
   const std::vector<std::string> paths(args.words.begin(), args.words.end() - 1);
   auto box = ParseBbox(args.selection.bbox);
   if (!box.ok()) return ReportError(box.status());
-  auto ds = OpenSelected(paths, args.selection, *box);
+  auto ds = OpenSelected(paths, args.selection, *box, SqlOpenOptions(ctx.global));
   if (!ds.ok()) return ReportError(ds.status());
   // --bbox / --datetime select the rows `data` stands for.
   auto selected = ApplySelection(**ds, args.selection, *box);
@@ -61,7 +61,13 @@ void AddSqlCommand(CLI::App& app, Context& ctx) {
                   "A/B, A, ../B or A/.. (as taco filter): `data` holds only the rows in that time range; on a "
                   "TACOLLECTION.json only the parts whose extents meet it are opened");
   AddFormatOptions(cmd, &args->format);
-  cmd->callback([args, &ctx] { ctx.exit_code = RunSql(*args); });
+  cmd->footer(
+      "Sandbox: the query only reads (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN), and only the dataset: "
+      "COPY, ATTACH, INSTALL/LOAD, CREATE, SET, PRAGMA and files outside the dataset (read_csv, read_text, glob, "
+      "FROM 'file') are refused. `taco --allow-external-sql sql ...` lets it read local files too, e.g. "
+      "SELECT * FROM data JOIN read_csv('labels.csv') USING (id); statements that write or change settings stay "
+      "refused.");
+  cmd->callback([args, &ctx] { ctx.exit_code = RunSql(*args, ctx); });
 }
 
 const CommandRegistration kRegistered(70, &AddSqlCommand);

@@ -256,12 +256,14 @@ Result<StatsQuery> BuildQuery(const StatsArgs& args) {
   return query;
 }
 
-int RunStats(const StatsArgs& args) {
+int RunStats(const StatsArgs& args, const Context& ctx) {
   auto query = BuildQuery(args);
   if (!query.ok()) return ReportError(query.status());
   auto box = ParseBbox(args.selection.bbox);
   if (!box.ok()) return ReportError(box.status());
-  auto opened = Dataset::OpenList(args.paths);
+  OpenOptions options = SqlOpenOptions(ctx.global);
+  options.allow_external_rasters = ctx.global.allow_external_rasters;
+  auto opened = Dataset::OpenList(args.paths, options);
   if (!opened.ok()) return ReportError(opened.status());
   auto view = ApplySelection(**opened, args.selection, *box);
   if (!view.ok()) return ReportError(view.status());
@@ -293,7 +295,7 @@ void AddStatsCommand(CLI::App& app, Context& ctx) {
   AddSelectionOptions(cmd, &args->selection, "--filter-level");
   cmd->add_flag("--json", args->json, "Print a JSON object");
   cmd->footer(kMethodsHelp);
-  cmd->callback([args, &ctx] { ctx.exit_code = RunStats(*args); });
+  cmd->callback([args, &ctx] { ctx.exit_code = RunStats(*args, ctx); });
 }
 
 const CommandRegistration kRegistered(90, &AddStatsCommand);

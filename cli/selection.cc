@@ -54,9 +54,15 @@ Result<std::unique_ptr<Dataset>> ApplySelection(const Dataset& source, const Sel
   return view;
 }
 
+OpenOptions SqlOpenOptions(const GlobalOptions& global) {
+  OpenOptions options;
+  options.allow_external_sql = global.allow_external_sql;
+  return options;
+}
+
 Result<std::unique_ptr<Dataset>> OpenSelected(const std::vector<std::string>& paths, const Selection& s,
-                                              const std::optional<Box>& box) {
-  if (paths.size() != 1 || !IsTacollectionPath(paths[0])) return Dataset::OpenList(paths);
+                                              const std::optional<Box>& box, const OpenOptions& options) {
+  if (paths.size() != 1 || !IsTacollectionPath(paths[0])) return Dataset::OpenList(paths, options);
   // Extents describe centroids and times: route only for the auto-detected columns.
   const std::optional<Box> route_box = s.geometry_col == "auto" ? box : std::nullopt;
   const std::string route_range = s.time_col == "auto" ? s.datetime : "";
@@ -70,9 +76,9 @@ Result<std::unique_ptr<Dataset>> OpenSelected(const std::vector<std::string>& pa
   if (parts.paths.empty()) {
     // Every part was skipped: the first one gives the (empty) result its columns.
     TACO_ASSIGN_OR_RETURN(TacollectionParts all, RouteTacollection(paths[0], std::nullopt));
-    return Dataset::Open(all.paths.front());
+    return Dataset::Open(all.paths.front(), options);
   }
-  return Dataset::OpenList(parts.paths);
+  return Dataset::OpenList(parts.paths, options);
 }
 
 }  // namespace taco::cli

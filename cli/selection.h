@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_common.h"
 #include "taco/dataset.h"
 #include "taco/status.h"
 
@@ -39,12 +40,15 @@ Result<std::optional<Box>> ParseBbox(const std::string& text);
 Result<std::unique_ptr<Dataset>> ApplySelection(const Dataset& source, const Selection& selection,
                                                 const std::optional<Box>& box);
 
-// Dataset::OpenList(paths), except that a single TACOLLECTION.json is routed: only the parts
+// The OpenOptions of a command that runs the user's SQL: --allow-external-sql.
+OpenOptions SqlOpenOptions(const GlobalOptions& global);
+
+// Dataset::OpenList(paths, options), except that a single TACOLLECTION.json is routed: only the parts
 // whose taco:sources extents meet `box` and --datetime are opened (RouteTacollection; for the
 // auto-detected geometry/time columns only), and "-v" logs how many parts were skipped. When
 // every part is skipped, the first part is opened so that the (empty) answer has columns.
 Result<std::unique_ptr<Dataset>> OpenSelected(const std::vector<std::string>& paths, const Selection& selection,
-                                              const std::optional<Box>& box);
+                                              const std::optional<Box>& box, const OpenOptions& options);
 
 }  // namespace taco::cli
 

@@ -195,13 +195,13 @@ void PrintText(const Table& t, bool no_trunc, std::ostream& out) {
   std::vector<std::string> rule(cols);
   for (size_t c = 0; c < cols; ++c) rule[c] = std::string(width[c], '-');
   line(rule);
-  for (size_t r = 1; r < cells.size(); ++r) line(cells[r]);
+  for (size_t r = 1; r < cells.size() && out.good(); ++r) line(cells[r]);  // stops at a write error
 }
 
 void PrintCsv(const Table& table, std::ostream& out) {
   for (size_t c = 0; c < table.num_columns(); ++c) out << (c ? "," : "") << CsvField(table.columns[c].name);
   out << "\n";
-  for (size_t r = 0; r < table.num_rows(); ++r) {
+  for (size_t r = 0; r < table.num_rows() && out.good(); ++r) {  // stops at a write error (main reports it)
     for (size_t c = 0; c < table.num_columns(); ++c) {
       out << (c ? "," : "") << CsvField(CellText(table.columns[c].values[r], ""));
     }

@@ -11,7 +11,7 @@ namespace {
 
 // Flags of `taco` itself that may come before the command word.
 bool IsGlobalFlag(std::string_view arg) {
-  for (std::string_view f : {"-v", "--verbose", "--debug", "-q", "--quiet", "--no-cache"}) {
+  for (std::string_view f : {"-v", "--verbose", "--debug", "-q", "--quiet", "--no-cache", "--allow-external-rasters"}) {
     if (arg == f) return true;
   }
   return false;

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Regenerates the seed corpora under fuzz/corpus/<target>/ (committed; run by hand).
 
-    /usr/bin/python3 fuzz/make_seeds.py FIXTURES_DIR TACO_CLI
+    PYTHONPATH=build/python .venv/bin/python fuzz/make_seeds.py FIXTURES_DIR TACO_CLI
 
 Seeds come from the upstream fixtures and from our own writer (`taco create`, `taco tacocat
 --single-file`), plus small hand-made inputs for the text parsers. WKB seeds need GDAL's
-Python bindings (Debian python3-gdal); the huge row claim (dataset_zip/huge_row_claim.tacozip:
+Python bindings (Debian python3-gdal); seeds only the Python writer can make (a NaN
+statistic) need taco_cpp on PYTHONPATH; the huge row claim (dataset_zip/huge_row_claim.tacozip:
 10^7 rows in a 15 KB ZIP, tests/reliability/huge_claim.py) needs the Python duckdb package,
 so run it with `.venv/bin/python` (it sees Debian's GDAL too). Existing files are
 overwritten, others kept.
@@ -119,6 +120,9 @@ pair = read(os.path.join(fixtures, "folder/flat/COLLECTION.json")) + b"\0" + \
 put("collection_json", "pair.json", pair)
 put("collection_json", "bad_utf8.json", b'{"id": "\xff\xfe"}')
 put("collection_json", "deep.json", b"[" * 40 + b"]" * 40)
+# 50,000 keys and a repeated one: parsing was quadratic in the number of keys.
+put("collection_json", "many_keys.json",
+    "{" + ",".join('"a%d":0' % i for i in range(50000)) + ',"a7":{"again":[1]}}')
 
 # ---- metadata files (first byte: even = .csv, odd = .jsonl) -------------------------------
 put("metadata_files", "basic.csv", b"\0path,split,cloud,when\na,train,0.5,2023-01-02T03:04:05Z\nb,test,12,2024-02-29\n")
@@ -169,6 +173,20 @@ except ImportError:
     print("make_seeds: no osgeo (python3-gdal): WKB seeds from struct only", file=sys.stderr)
 # EWKB point with SRID 4326 (flag 0x20000000).
 put("wkb", "ewkb_srid.wkb", struct.pack("<BII2d", 1, 0x20000001, 4326, 1.5, -2.5))
+
+# ---- datasets only the Python writer can make (needs taco_cpp on PYTHONPATH) ------------------
+try:
+    import taco_cpp
+    from taco_cpp import Sample, Taco, Tortilla
+
+    # A NaN minimum in one sample's geotiff:stats (the pooled percentile search looped on it).
+    good = [[0.0, 10.0, 5.0, 2.0, 100.0, 2.5, 5.0, 7.5, 9.5]]
+    bad = [[float("nan")] + good[0][1:]]
+    samples = [Sample("s%d" % i, data=b"x", **{"geotiff:stats": bad if i == 1 else good}) for i in range(3)]
+    taco_cpp.create(Taco(Tortilla(samples), collection), os.path.join(work, "nan_stats.tacozip"))
+    put("dataset_zip", "nan_stats.tacozip", read(os.path.join(work, "nan_stats.tacozip")))
+except ImportError:
+    print("make_seeds: no taco_cpp on PYTHONPATH: no Python-writer seeds", file=sys.stderr)
 
 shutil.rmtree(work)
 print("make_seeds: done")

@@ -1,7 +1,8 @@
 // A whole TACO ZIP from a stranger, read as a training job would: Dataset::Open (the
 // TACO_HEADER, COLLECTION.json and the level Parquet members through DuckDB), the level
 // descriptions and rows, SQL over `data`, the bbox and datetime filters, navigation into
-// every FOLDER (each `__meta__` Parquet member) and the bytes of FILE samples. The ZIP is
+// every FOLDER (each `__meta__` Parquet member), the bytes of FILE samples and the pooled
+// band statistics. The ZIP is
 // served from memory (OpenOptions::wrap_container) under a placeholder file name.
 // Errors are fine; crashes, sanitizer reports and escaping exceptions are bugs. The memory
 // budget (util/memory_budget.h) is 64 MiB here, so that a seed whose small level claims
@@ -10,6 +11,7 @@
 
 #include "fuzz_support.h"
 #include "taco/dataset.h"
+#include "taco/stats.h"
 
 namespace {
 
@@ -50,6 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)d.Sql("SELECT id, type FROM data WHERE id <> '' ORDER BY 1");
   (void)d.FilterBbox(-10, -10, 10, 10);
   (void)d.FilterDatetime("2020-01-01/2030-01-01");
+  // Stored band statistics (a NaN in them once made this loop forever).
+  StatsQuery stats;
+  stats.bands = {0};
+  (void)ComputeStats(d, StatsMeasure::kP50, stats);
   int budget = kMaxNodes;
   for (int64_t i = 0; count.ok() && i < *count && budget > 0; ++i, --budget) {
     auto node = d.Read(i);

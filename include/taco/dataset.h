@@ -122,6 +122,25 @@ struct OpenOptions {
   // member's CRC-32 from its local header; a mismatch is a Corruption error naming the
   // sample and the container. Costs one CRC pass over the bytes (README "Reliability").
   bool verify_crc = true;
+  // Sample bytes are untrusted: the decoders (SampleDecoder, stats --exact) open them with
+  // GDAL's self-contained drivers only (GTiff/COG, PNG, JPEG, GIF, BMP, WEBP), with no
+  // side-car files and, for a local dataset, no network, so that a sample whose bytes are a
+  // VRT (or another format naming files or URLs) cannot make them read outside the dataset.
+  // True (`taco --allow-external-rasters`, also TACO_ALLOW_EXTERNAL_RASTERS=YES) opens any
+  // format GDAL knows, references included; the network stays off for a local dataset.
+  bool allow_external_rasters = false;
+  // SQL sandbox (docs/reliability.md "Untrusted datasets"). Every SQL text a user gives —
+  // Sql() (CLI `taco sql`, --sql, --files-sql; Python sql()), QueryRaw() and QueryArrow()
+  // (Python query()) — only reads: one SELECT (WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN);
+  // COPY, ATTACH, INSTALL/LOAD, CREATE/DROP, SET/PRAGMA, CALL, ... are refused whatever this
+  // says, so the dataset's views, macros and guard functions cannot be replaced, no setting
+  // loosened, no file written, no extension installed or loaded. By default (false) SQL reads
+  // only the dataset, through its own views: read_csv/read_text/read_parquet/glob of any
+  // other path, local or remote, fail with an InvalidArgument naming the path and this
+  // option. true: SQL may also read local files (to join a user's CSV with the metadata);
+  // still no network (no httpfs) and no writes. A concat allows it only when every source
+  // was opened with it.
+  bool allow_external_sql = false;
 };
 
 struct ColumnInfo {
@@ -239,6 +258,8 @@ class Dataset {
   const nlohmann::ordered_json& collection() const;
   // Legacy BLOB datasets: layout, parts and notes (taco/legacy.h); null for other formats.
   const LegacyInfo* legacy() const;
+  // OpenOptions::allow_external_rasters (or TACO_ALLOW_EXTERNAL_RASTERS) when opened.
+  bool allows_external_rasters() const;
   // ZIP only: the TACO_HEADER pairs in header order (empty for other formats).
   const std::vector<HeaderPair>& header() const;
   // Number of consolidated levels stored (level0..levelN-1).
@@ -246,7 +267,8 @@ class Dataset {
   // Row count and columns of a stored level (padding rows included, as stored).
   Result<LevelInfo> DescribeLevel(int level);
   // Runs SQL as is over every object of the opened dataset (`levelN_table`, `levelN`,
-  // `data`, `data_raw`, and the views of derived datasets).
+  // `data`, `data_raw`, and the views of derived datasets). Read statements only, in the
+  // sandbox of OpenOptions::allow_external_sql (a refused statement: InvalidArgument).
   Result<Table> QueryRaw(const std::string& sql);
 
   // ---- lazy views ----------------------------------------------------------------------
@@ -254,7 +276,8 @@ class Dataset {
   const std::string& view_name() const;
   // A new view: `query` with `data`/`data_raw` standing for this view (see above).
   // `data_is_raw`: `data` also means the view with every column, as in tacoreader's sql()
-  // (the tacoreader-compatible Python layer uses it).
+  // (the tacoreader-compatible Python layer uses it). One read statement, in the sandbox of
+  // OpenOptions::allow_external_sql.
   Result<std::unique_ptr<Dataset>> Sql(const std::string& query, bool data_is_raw = false) const;
   // FORMAT §6.5: rows whose WKB geometry meets the closed box (exact test). geometry_col
   // "auto" = first of istac:geometry, stac:centroid, istac:centroid present at `level`.
@@ -296,7 +319,8 @@ class Dataset {
   // Types are DuckDB's Arrow types (string → utf8, binary → binary, timestamp[us], lists,
   // structs, int32/int64/float/double/bool as stored).
   Status ExportArrow(bool raw, ArrowArrayStream* out) const;
-  // QueryRaw() with the result as an Arrow C stream (same types and ownership as above).
+  // QueryRaw() with the result as an Arrow C stream (same types and ownership as above),
+  // the same sandbox.
   Status QueryArrow(const std::string& sql, ArrowArrayStream* out);
 
   // ---- navigation (FORMAT §6.8) ----------------------------------------------------------

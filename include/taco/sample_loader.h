@@ -135,9 +135,17 @@ class SamplePlan {
   const std::vector<std::string>& containers() const { return containers_; }
   // The dataset's path, for messages.
   const std::string& dataset() const { return dataset_; }
+  // Dataset::allows_external_rasters() of the view: the decoder opens sample bytes with any
+  // GDAL driver (else only self-contained formats; OpenOptions::allow_external_rasters).
+  bool allow_external_rasters() const { return allow_external_rasters_; }
+  // Some sample lives behind the network (a remote dataset): GDAL may use the network for
+  // references when external rasters are allowed.
+  bool remote() const { return remote_; }
 
  private:
   std::string dataset_;
+  bool allow_external_rasters_ = false;
+  bool remote_ = false;
   std::vector<std::string> files_;
   std::vector<std::string> ids_;
   std::vector<std::string> containers_;  // GDAL paths of ZIP containers

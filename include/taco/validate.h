@@ -48,6 +48,8 @@
 // | unreadable-member    | a Parquet member (or a sample's bytes, for file-size) that cannot be read      |
 // | file-size            | a FILE sample that is a TIFF (GeoTIFF, COG, BigTIFF) holds every IFD, tag value  |
 // |                      | and strip/tile its IFDs point at (a truncated file fails); local datasets only |
+// | external-reference   | a FILE sample's bytes are a GDAL format that names other files or URLs (VRT,     |
+// |                      | GTI, WMS, WMTS, WCS, MRF, ...): readers refuse it by default; local datasets only |
 // | member-offset        | ZIP: internal:offset/size of a level or __meta__ row == the data range of the    |
 // |                      | member at its archive path                                                     |
 // | required-column      | a required column is missing or has the wrong type: levels id, type (string),    |
@@ -81,6 +83,9 @@
 // | optical-bands        | optical:bands: unique non-empty names, positive center_wavelength and            |
 // |                      | full_width_half_max; optical:num_bands == number of bands and, when a level      |
 // |                      | has geotiff:stats, == the band count of some stats row                         |
+// | outside-link         | local FOLDER: a sample file, __meta__, level or COLLECTION.json resolves through |
+// |                      | a symbolic link outside the dataset directory (readers refuse it)              |
+// | stats-values         | every value of a non-null geotiff:stats / internal:stats row is finite          |
 // | tacocat-part         | TACOCAT: the index rows of a source ZIP == that ZIP's level rows, in order       |
 // | tacocat-sources      | TACOCAT: taco:sources count and files name the index's source files            |
 // | pit-schema           | taco:pit_schema present and equal to what the level tables imply (FORMAT §4.1)   |

@@ -22,6 +22,8 @@ Result<std::shared_ptr<Dataset>> Build(const Recipe& r) {
   OpenOptions options;
   options.base_path = r.base_path;
   options.use_cache = r.use_cache;
+  options.allow_external_rasters = r.allow_external_rasters;
+  options.allow_external_sql = r.allow_external_sql;
   switch (r.kind) {
     case Recipe::Kind::kOpen: {
       TACO_ASSIGN_OR_RETURN(auto ds, Dataset::Open(r.paths.at(0), options));

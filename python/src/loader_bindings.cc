@@ -53,6 +53,8 @@ nlohmann::json RecipeJson(const Recipe& r) {
   j["paths"] = r.paths;
   j["base_path"] = r.base_path;
   j["use_cache"] = r.use_cache;
+  j["allow_external_rasters"] = r.allow_external_rasters;
+  j["allow_external_sql"] = r.allow_external_sql;
   j["inputs"] = nlohmann::json::array();
   for (const auto& in : r.inputs) j["inputs"].push_back(RecipeJson(*in));
   j["column_mode"] = r.column_mode;
@@ -80,6 +82,8 @@ RecipePtr RecipeFromJson(const nlohmann::json& j) {
   r->paths = j.at("paths").get<std::vector<std::string>>();
   r->base_path = j.at("base_path").get<std::string>();
   r->use_cache = j.at("use_cache").get<bool>();
+  r->allow_external_rasters = j.value("allow_external_rasters", false);
+  r->allow_external_sql = j.value("allow_external_sql", false);
   for (const auto& in : j.at("inputs")) r->inputs.push_back(RecipeFromJson(in));
   r->column_mode = j.at("column_mode").get<std::string>();
   if (!j.at("parent").is_null()) r->parent = RecipeFromJson(j.at("parent"));

@@ -21,6 +21,7 @@
 #include "bindings.h"
 #include "errors.h"
 #include "handles.h"
+#include "interrupt.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
 #include "taco/info.h"
@@ -34,15 +35,17 @@ namespace nb = nanobind;
 namespace taco::py {
 namespace {
 
-// Runs f(dataset) with the GIL released and the engine locked.
+// Runs f(dataset) with the GIL released and the engine locked, interruptible by SIGINT
+// (interrupt.h).
 template <typename F>
 auto WithDataset(DatasetHandle& h, F&& f) {
   h.EnsureProcess();
   std::shared_ptr<Engine> engine = h.engine;
   std::shared_ptr<Dataset> ds = h.ds;
-  nb::gil_scoped_release release;
-  std::lock_guard<std::mutex> lock(engine->mu);
-  return f(*ds);
+  return Interruptible([&] {
+    std::lock_guard<std::mutex> lock(engine->mu);
+    return f(*ds);
+  });
 }
 
 template <typename F>
@@ -50,9 +53,10 @@ auto WithFrame(FrameHandle& h, F&& f) {
   h.EnsureProcess();
   std::shared_ptr<Engine> engine = h.engine;
   std::shared_ptr<const Frame> frame = h.frame;
-  nb::gil_scoped_release release;
-  std::lock_guard<std::mutex> lock(engine->mu);
-  return f(*frame);
+  return Interruptible([&] {
+    std::lock_guard<std::mutex> lock(engine->mu);
+    return f(*frame);
+  });
 }
 
 DatasetHandle Opened(Recipe recipe) {
@@ -290,14 +294,18 @@ void BindReader(nb::module_& m) {
         return WithDataset(h, [](Dataset& ds) { return InfoJson(ds).dump(); });
       });
 
-  m.def("open", [](const std::string& path, const std::string& base_path, bool use_cache) {
+  m.def("open", [](const std::string& path, const std::string& base_path, bool use_cache,
+                   bool allow_external_rasters, bool allow_external_sql) {
     Recipe r;
     r.kind = Recipe::Kind::kOpen;
     r.paths = {path};
     r.base_path = base_path;
     r.use_cache = use_cache;
+    r.allow_external_rasters = allow_external_rasters;
+    r.allow_external_sql = allow_external_sql;
     return Opened(std::move(r));
-  }, nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"));
+  }, nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_rasters") = false,
+     nb::arg("allow_external_sql") = false);
   m.def("is_tacollection_path", &IsTacollectionPath, nb::arg("path"));
   m.def("tacollection_parts", [](const std::string& path, std::optional<std::array<double, 4>> bbox,
                                  const std::string& datetime) {
@@ -309,14 +317,18 @@ void BindReader(nb::module_& m) {
     TacollectionParts p = Take(std::move(parts));
     return nb::make_tuple(p.paths, p.total, p.skipped);
   }, nb::arg("path"), nb::arg("bbox").none(), nb::arg("datetime"));
-  m.def("open_list", [](std::vector<std::string> paths, const std::string& base_path, bool use_cache) {
+  m.def("open_list", [](std::vector<std::string> paths, const std::string& base_path, bool use_cache,
+                        bool allow_external_rasters, bool allow_external_sql) {
     Recipe r;
     r.kind = Recipe::Kind::kOpenList;
     r.paths = std::move(paths);
     r.base_path = base_path;
     r.use_cache = use_cache;
+    r.allow_external_rasters = allow_external_rasters;
+    r.allow_external_sql = allow_external_sql;
     return Opened(std::move(r));
-  }, nb::arg("paths"), nb::arg("base_path"), nb::arg("use_cache"));
+  }, nb::arg("paths"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_rasters") = false,
+     nb::arg("allow_external_sql") = false);
   m.def("concat", [](std::vector<DatasetHandle*> inputs, const std::string& column_mode) {
     std::vector<std::shared_ptr<Engine>> engines;
     std::vector<std::shared_ptr<Dataset>> keep;

@@ -215,7 +215,9 @@ class TacoDataset:
 
     # ---- lazy views ---------------------------------------------------------------------
     def sql(self, query: str) -> "TacoDataset":
-        """A new view from SQL over ``data`` (this view), ``data_raw`` and ``level0..N``."""
+        """A new view from SQL over ``data`` (this view), ``data_raw`` and ``level0..N``.
+        One read statement over the dataset only (files outside it need
+        ``load(..., allow_external_sql=True)``)."""
         return TacoDataset(self._ds.sql(query))
 
     def filter_bbox(self, minx: float, miny: float, maxx: float, maxy: float,
@@ -252,7 +254,9 @@ class TacoDataset:
 
     def query(self, sql: str):
         """SQL run as is over the objects of the opened dataset (``levelN``, ``data``, ...);
-        the result as a pyarrow.Table (not a view)."""
+        the result as a pyarrow.Table (not a view). Read statements only (SELECT, WITH,
+        DESCRIBE, SHOW, SUMMARIZE, EXPLAIN), over the dataset only unless it was loaded with
+        ``allow_external_sql=True``; COPY, ATTACH, INSTALL, CREATE, SET, ... raise."""
         return table_from_capsule(self._ds.query_arrow(sql))
 
     @property
@@ -373,7 +377,7 @@ def _dataset_from_recipe(recipe: str) -> "TacoDataset":
 
 
 def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | None = None,
-         datetime=None) -> TacoDataset:
+         datetime=None, allow_external_rasters: bool = False, allow_external_sql: bool = False) -> TacoDataset:
     """Open a dataset: a TACO ZIP, a FOLDER, a TACOCAT (``.tacocat/`` or ``__TACOCAT__``), a
     local path or a URL (http(s)://, s3://, gs://, az://, /vsi…/), or a list of them
     (concatenated). ``base_path``: where a TACOCAT finds its ZIPs. ``cache``: use the disk
@@ -381,13 +385,20 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
     :meth:`TacoDataset.filter_datetime`) select rows right away. A ``TACOLLECTION.json``
     (any ``*.json``) opens its parts as one dataset; with ``bbox``/``datetime`` only the parts
     whose ``taco:sources`` extents meet them are opened, and ``ds.parts_skipped`` says how many
-    were not (None when nothing was routed)."""
+    were not (None when nothing was routed). ``allow_external_rasters``: the pixel readers
+    (the torch loader, ``stats_*(method="exact")``) open sample bytes with any GDAL format,
+    VRT and other formats naming files or URLs included; by default only self-contained
+    formats (GTiff/COG, PNG, JPEG, GIF, BMP, WEBP), without network for a local dataset.
+    ``allow_external_sql``: let :meth:`TacoDataset.sql` and :meth:`TacoDataset.query` read
+    local files besides the dataset (``read_csv('my.csv')`` to join); by default SQL reads
+    only the dataset (docs/reliability.md "Untrusted datasets" for both)."""
+    flags = (bool(allow_external_rasters), bool(allow_external_sql))
     base = path_text(base_path) if base_path is not None else ""
     if bbox is not None and len(bbox) != 4:
         raise ValueError(f"bbox is (minx, miny, maxx, maxy), got {len(bbox)} values")
     skipped = None
     if isinstance(path, (list, tuple)):
-        native = _native.open_list([path_text(p) for p in path], base, bool(cache))
+        native = _native.open_list([path_text(p) for p in path], base, bool(cache), *flags)
     elif (bbox is not None or datetime is not None) and _native.is_tacollection_path(path_text(path)):
         # A TACOLLECTION routed: only the parts whose extents meet the box and the range.
         box = [float(v) for v in bbox] if bbox is not None else None
@@ -395,9 +406,9 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
         parts, _total, skipped = _native.tacollection_parts(path_text(path), box, text)
         if not parts:  # all skipped: the first part gives the empty answer its columns
             parts = _native.tacollection_parts(path_text(path), None, "")[0][:1]
-        native = _native.open_list(parts, base, bool(cache))
+        native = _native.open_list(parts, base, bool(cache), *flags)
     else:
-        native = _native.open(path_text(path), base, bool(cache))
+        native = _native.open(path_text(path), base, bool(cache), *flags)
     ds = TacoDataset(native)
     if bbox is not None:
         ds = ds.filter_bbox(*bbox)

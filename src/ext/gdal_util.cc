@@ -34,20 +34,6 @@ bool IsNotARaster(const Status& status) {
   return status.code() == StatusCode::kInvalidArgument && status.message().find(kNotARaster) != std::string::npos;
 }
 
-Result<DatasetPtr> OpenRaster(const std::string& path) {
-  EnsureGdalRegistered();
-  QuietGdalErrors quiet;
-  DatasetPtr ds(GDALDataset::Open(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
-  if (ds == nullptr) {
-    return Status::InvalidArgument(path + kNotARaster +
-                                   QuietGdalErrors::LastError("unrecognised format"));
-  }
-  if (ds->GetRasterCount() < 1 || ds->GetRasterXSize() < 1 || ds->GetRasterYSize() < 1) {
-    return Status::InvalidArgument(path + kNotARaster + "no bands or no pixels");
-  }
-  return ds;
-}
-
 static std::pair<double, double> Apply(const double gt[6], double px, double py) {
   return {gt[0] + px * gt[1] + py * gt[2], gt[3] + px * gt[4] + py * gt[5]};
 }

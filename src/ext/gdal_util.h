@@ -34,9 +34,8 @@ struct DatasetCloser {
 };
 using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 
-// Opens `path` read-only as a raster. InvalidArgument "<path>: GDAL cannot open it as a
-// raster: <why>" on failure, also when it has no bands. IsNotARaster() recognises that status.
-Result<DatasetPtr> OpenRaster(const std::string& path);
+// True for the InvalidArgument "<path>: GDAL cannot open it as a raster: <why>" of
+// OpenRaster / OpenSampleRaster (ext/sample_raster.h).
 bool IsNotARaster(const Status& status);
 
 // The footprint of a raster in its own CRS: the pixel corners (0,0), (0,rows), (cols,rows),

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ext/gdal_util.h"
+#include "ext/sample_raster.h"
 #include "taco/extensions.h"
 
 namespace taco::ext {
@@ -199,7 +200,7 @@ Result<std::vector<Field>> GeotiffStats(const std::string& raster_path, const Ge
   if (!std::isfinite(options.scale_factor) || options.scale_factor == 0 || !std::isfinite(options.scale_offset)) {
     return Status::InvalidArgument(raster_path + ": scale factor must be finite and non-zero, offset finite");
   }
-  TACO_ASSIGN_OR_RETURN(internal::DatasetPtr ds, internal::OpenRaster(raster_path));
+  TACO_ASSIGN_OR_RETURN(internal::SampleRaster ds, internal::OpenRaster(raster_path));
   std::vector<Field> fields = GeotiffStatsSchema();
   if (options.categorical) {
     TACO_ASSIGN_OR_RETURN(fields[0].value, Categorical(raster_path, ds.get(), options));

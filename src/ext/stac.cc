@@ -6,6 +6,7 @@
 #include <ogr_spatialref.h>
 
 #include "ext/gdal_util.h"
+#include "ext/sample_raster.h"
 #include "taco/extensions.h"
 
 namespace taco::ext {
@@ -43,7 +44,7 @@ struct Georef {
 };
 
 Result<Georef> ReadGeoref(const std::string& path) {
-  TACO_ASSIGN_OR_RETURN(DatasetPtr ds, internal::OpenRaster(path));
+  TACO_ASSIGN_OR_RETURN(internal::SampleRaster ds, internal::OpenRaster(path));
   Georef g;
   g.bands = ds->GetRasterCount();
   g.cols = ds->GetRasterXSize();

@@ -83,8 +83,11 @@ Result<ordered_json> BuildCollection(const Taco& taco, const LevelTables& tables
   } else {
     TACO_ASSIGN_OR_RETURN(out["extent"], ComputeExtent(tables.levels));
   }
+  // Appended, not inserted with operator[] (a search of the ordered map per key, quadratic
+  // in the number of keys): an unknown key is none of the keys already in `out`.
+  ordered_json::object_t& fields = out.get_ref<ordered_json::object_t&>();
   for (const auto& [key, value] : c.items()) {
-    if (!IsKnownKey(key)) out[key] = value;
+    if (!IsKnownKey(key)) fields.push_back({key, value});
   }
   out["taco:pit_schema"] = PitSchema(tables.levels);
   out["taco:field_schema"] = FieldSchema(tables.levels, tables.descriptions);

@@ -23,6 +23,7 @@ Status Dataset::ExportArrow(bool raw, ArrowArrayStream* out) const {
 }
 
 Status Dataset::QueryArrow(const std::string& sql, ArrowArrayStream* out) {
+  TACO_RETURN_IF_ERROR(state_->engine->CheckReadOnly(sql));
   return state_->engine->QueryArrow(sql, out);
 }
 

@@ -15,6 +15,7 @@
 
 #include "read/dataset_state.h"
 #include "read/path_safety.h"
+#include "read/user_sql.h"
 #include "table/engine.h"
 #include "table/wkb_functions.h"
 #include "taco/dataset.h"
@@ -239,7 +240,9 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   for (size_t i = 0; i < datasets.size(); ++i) state->path += (i ? ", " : "") + datasets[i]->path();
   state->path += ")";
   state->vsi_root = datasets[0]->vsi_root();
+  state->allow_external_rasters = true;  // only when every source allows them
   for (const Dataset* ds : datasets) {
+    state->allow_external_rasters = state->allow_external_rasters && ds->state_->allow_external_rasters;
     state->containers.insert(ds->state_->containers.begin(), ds->state_->containers.end());
     state->roots.insert(state->roots.end(), ds->state_->roots.begin(), ds->state_->roots.end());
   }
@@ -254,6 +257,10 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
   table::Engine& engine = *state->engine;
   TACO_RETURN_IF_ERROR(engine.Execute("SET TimeZone = 'UTC'"));
+  // External files only when every source allowed them (read/user_sql.h).
+  state->allow_external_sql = true;
+  for (const Dataset* ds : datasets) state->allow_external_sql = state->allow_external_sql && ds->state_->allow_external_sql;
+  TACO_RETURN_IF_ERROR(read::SandboxUserSql(engine, state->allow_external_sql));
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(engine));
   TACO_RETURN_IF_ERROR(read::RegisterPathGuards(engine, state->path));
 

@@ -8,19 +8,23 @@
 #include <mutex>
 #include <string>
 
+#include "ext/sample_raster.h"
 #include "read/dataset_state.h"
 #include "read/legacy_open.h"
 #include "read/path_safety.h"
 #include "read/remote_tacocat.h"
 #include "read/remote_zip.h"
 #include "read/tacocat_open.h"
+#include "read/user_sql.h"
 #include "table/engine.h"
+#include "table/parquet_crc.h"
 #include "table/wkb_functions.h"
 #include "taco/io.h"
 #include "taco/log.h"
 #include "util/exception_guard.h"
 #include "util/json_text.h"
 #include "util/limits.h"
+#include "zip/stored_member.h"
 #include "zip/taco_header.h"
 
 namespace taco {
@@ -65,7 +69,13 @@ Status CheckLevelRows(Dataset::State& d, int level) {
 
 namespace {
 
-Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
+// `verify_pages`: check the page CRC-32s the file stores first (table/parquet_crc.h); for
+// files no other checksum covers (a local ZIP's members are checked as members instead).
+Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader, bool verify_pages) {
+  if (verify_pages && d.verify_crc) {
+    Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(*reader);
+    if (!pages.ok()) return pages.status();
+  }
   if (d.level_readers.size() <= static_cast<size_t>(level)) d.level_readers.resize(static_cast<size_t>(level) + 1);
   d.level_readers[static_cast<size_t>(level)] = reader;
   std::string mounted = d.engine->Mount(std::move(reader), "level" + std::to_string(level) + ".parquet");
@@ -111,7 +121,7 @@ Status OpenRemoteZip(Dataset::State& d, const OpenOptions& options) {
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(remote.members.back(), d.path));
   for (size_t i = 0; i + 1 < entries.size(); ++i) {
     std::string name = d.path + "/METADATA/level" + std::to_string(i) + ".parquet";
-    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), MemoryReader(std::move(remote.members[i]), name)));
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), MemoryReader(std::move(remote.members[i]), name), true));
   }
   return Status::OK();
 }
@@ -125,17 +135,32 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
   std::string prefix(n, '\0');
   if (n > 0) TACO_RETURN_IF_ERROR(d.container->ReadAt(0, n, prefix.data()));
   TACO_ASSIGN_OR_RETURN(zip::TacoHeader header, zip::ParseTacoHeader(prefix, d.container->size(), d.path));
+  if (header.variant == zip::HeaderVariant::kTacoHeader && d.verify_crc) {  // TACO_GHOST files may store CRC 0
+    const size_t data = zip::kTacoHeaderSize - zip::kTacoHeaderPayloadSize;
+    const std::string what = d.path + ": TACO_HEADER";
+    TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo info,
+                          zip::FindLocalHeader(std::string_view(prefix).substr(0, data), zip::kTacoHeaderPayloadSize, {}, what));
+    zip::MemberCheck check(info, what);
+    check.Update(std::string_view(prefix).substr(data));
+    TACO_RETURN_IF_ERROR(check.Finish());
+  }
   TACO_RETURN_IF_ERROR(AdoptHeader(d, header));
 
+  // Each metadata member must be the one the header names, with its CRC-32 (issue 29.5).
   const auto& last = header.entries.back();
-  TACO_ASSIGN_OR_RETURN(std::string json_bytes, d.container->Read(last.offset, last.length));
+  TACO_ASSIGN_OR_RETURN(std::string json_bytes,
+                        zip::ReadVerifiedMember(*d.container, last.offset, last.length, d.path + ": COLLECTION.json",
+                                                zip::MemberName::Exact("COLLECTION.json"), d.verify_crc));
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
   for (size_t i = 0; i + 1 < header.entries.size(); ++i) {
     const auto& e = header.entries[i];
-    std::string name = d.path + "/METADATA/level" + std::to_string(i) + ".parquet";
-    TACO_ASSIGN_OR_RETURN(RangeReaderPtr member, SubRange(d.container, e.offset, e.length, name));
-    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(member)));
+    const std::string member = "METADATA/level" + std::to_string(i) + ".parquet";
+    std::string name = d.path + "/" + member;
+    TACO_RETURN_IF_ERROR(zip::VerifyMember(*d.container, e.offset, e.length, d.path + ": " + member,
+                                           zip::MemberName::Exact(member), d.verify_crc));
+    TACO_ASSIGN_OR_RETURN(RangeReaderPtr member_reader, SubRange(d.container, e.offset, e.length, name));
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(member_reader), false));
   }
   return Status::OK();
 }
@@ -147,10 +172,16 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
     TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(remote.collection, d.path));
     for (size_t i = 0; i < remote.levels.size(); ++i) {
       TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i),
-                                    MemoryReader(std::move(remote.levels[i]), std::move(remote.level_names[i]))));
+                                    MemoryReader(std::move(remote.levels[i]), std::move(remote.level_names[i])), true));
     }
     return Status::OK();
   }
+  // Like the sample files: metadata reached through a symbolic link out of the directory is refused.
+  auto inside = [&](const std::string& name) {
+    Status st = read::CheckInsideRoot(d.path, d.vsi_root, root + name);
+    return st.code() == StatusCode::kInvalidArgument ? st : Status::OK();  // missing: reported below
+  };
+  TACO_RETURN_IF_ERROR(inside("COLLECTION.json"));
   auto collection_reader = OpenRangeReader(root + "COLLECTION.json");
   if (!collection_reader.ok()) {
     return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
@@ -160,12 +191,13 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
   for (int i = 0; i < kMaxLevels; ++i) {
+    TACO_RETURN_IF_ERROR(inside("METADATA/level" + std::to_string(i) + ".parquet"));
     auto level = OpenRangeReader(root + "METADATA/level" + std::to_string(i) + ".parquet");
     if (!level.ok()) {
       if (i == 0) return Status::NotFound(d.path + ": not a TACO folder dataset: METADATA/level0.parquet is missing");
       break;
     }
-    TACO_RETURN_IF_ERROR(AddLevel(d, i, std::move(*level)));
+    TACO_RETURN_IF_ERROR(AddLevel(d, i, std::move(*level), true));
   }
   return Status::OK();
 }
@@ -194,9 +226,13 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   state->vsi_root = ToVsiPath(path);
   // Legacy BLOB files store their samples without ZIP local headers: no CRC to check.
   state->verify_crc = options.verify_crc && format != DatasetFormat::kLegacy;
+  state->allow_external_rasters = options.allow_external_rasters || ext::internal::ExternalRastersAllowedByConfig();
   TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
   // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
   TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
+  // Before any view exists: the dataset's own files are read through the sandbox too.
+  state->allow_external_sql = options.allow_external_sql;
+  TACO_RETURN_IF_ERROR(read::SandboxUserSql(*state->engine, options.allow_external_sql));
   switch (format) {
     case DatasetFormat::kZip:
       TACO_RETURN_IF_ERROR(OpenZip(*state, options));
@@ -225,6 +261,7 @@ const std::string& Dataset::vsi_root() const { return state_->vsi_root; }
 const std::vector<HeaderPair>& Dataset::header() const { return state_->header; }
 const LegacyInfo* Dataset::legacy() const { return state_->legacy.get(); }
 int Dataset::num_levels() const { return state_->num_levels; }
+bool Dataset::allows_external_rasters() const { return state_->allow_external_rasters; }
 const std::string& Dataset::view_name() const { return view_; }
 
 const nlohmann::ordered_json& Dataset::collection() const {
@@ -257,6 +294,9 @@ Result<LevelInfo> Dataset::DescribeLevel(int level) {
   return info;
 }
 
-Result<Table> Dataset::QueryRaw(const std::string& sql) { return state_->engine->Query(sql); }
+Result<Table> Dataset::QueryRaw(const std::string& sql) {
+  TACO_RETURN_IF_ERROR(state_->engine->CheckReadOnly(sql));
+  return state_->engine->Query(sql);
+}
 
 }  // namespace taco

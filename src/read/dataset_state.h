@@ -69,6 +69,8 @@ struct Dataset::State {
   // again without reading it a second time (a remote dataset's levels are in memory).
   std::vector<RangeReaderPtr> level_readers;
   std::unique_ptr<table::Engine> engine;
+  // OpenOptions::allow_external_sql of the engine's sandbox (read/user_sql.h SandboxUserSql).
+  bool allow_external_sql = false;
   int num_levels = 0;
   // The directories (or ZIP files) every sample path must stay inside: {vsi_root} for an
   // opened dataset, every source's for a concat (read/path_safety.h, navigation.cc).
@@ -86,6 +88,9 @@ struct Dataset::State {
   std::function<Result<Table>(const Table& row, int level)> children_of;
   // OpenOptions::verify_crc: whole-member reads of ZIP samples check the CRC-32.
   bool verify_crc = true;
+  // OpenOptions::allow_external_rasters (ext/sample_raster.h): the decoders may open sample
+  // bytes with any GDAL driver.
+  bool allow_external_rasters = false;
   std::atomic<uint64_t> next_name{0};
   // Runs of container bytes read ahead by Dataset::Prefetch (read/sample_bytes.cc), oldest
   // first, at most kMaxPrefetchBytes in all. The one member of State that changes after
@@ -114,7 +119,16 @@ struct Dataset::State {
 struct Frame::Context {
   std::shared_ptr<Dataset::State> state;
   std::map<int, std::string> filtered;  // level >= 1 → view with the surviving rows
+  // A FOLDER's children frame: the FOLDER's archive path with a trailing '/' ("DATA/a/"),
+  // so that its children's members are checked by their exact names (navigation.cc); empty
+  // for a dataset's own context and below a FOLDER whose archive path is not known.
+  std::string archive_dir;
 };
+
+// Navigation adds this column to a Node's row when it knows the sample's archive path in a
+// ZIP ("DATA/a/x.bin"); reads check the member at the sample's offset against it
+// (read/sample_bytes.h ExpectedMember). Hidden like every internal:* column.
+inline constexpr std::string_view kArchivePath = "internal:archive_path";
 
 // Helpers shared by views.cc, filters.cc and navigation.cc.
 bool HasColumn(const std::vector<Column>& columns, std::string_view name);

@@ -1,7 +1,9 @@
 // Navigation (FORMAT §6.8): Dataset::Read / ReadPath / ReadBytes and Frame.
+#include <algorithm>
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -54,6 +56,17 @@ Status CheckSamplePath(const Dataset::State& s, const std::string& gdal_path) {
   return inside;
 }
 
+zip::MemberName ExpectedMember(const Dataset::State& s, const Node& node) {
+  if (s.legacy != nullptr) return zip::MemberName::None();  // BLOB ranges have no member names
+  const std::string meta = node.is_file() ? "" : "/__meta__";
+  const int c = node.row.FindColumn(kArchivePath);
+  if (c >= 0 && node.row.num_rows() == 1) {
+    const Value& v = node.row.columns[static_cast<size_t>(c)].values[0];
+    if (v.is<std::string>()) return zip::MemberName::Exact(v.get<std::string>() + meta);
+  }
+  return zip::MemberName::LastPart(node.id + meta);
+}
+
 }  // namespace read
 
 using read::CheckSamplePath;
@@ -68,10 +81,11 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }
 
 // The bytes at a GDAL path of the dataset: a /vsisubfile/ range (through the already open
-// container when it is ours: one ranged read; CRC-checked) or a whole file, once the path
-// passed CheckSamplePath (read/sample_bytes.h).
-Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gdal_path) {
-  return read::ReadSampleBytes(s, gdal_path);
+// container when it is ours: one ranged read; CRC-checked, the member's name checked against
+// `expected`) or a whole file, once the path passed CheckSamplePath (read/sample_bytes.h).
+Result<std::string> ReadGdalPath(const Dataset::State& s, const std::string& gdal_path,
+                                 const zip::MemberName& expected) {
+  return read::ReadSampleBytes(s, gdal_path, expected);
 }
 
 const Value* Cell(const Table& t, std::string_view column, size_t row) {
@@ -106,8 +120,10 @@ Result<int64_t> CurrentId(const Dataset::State& s, const Table& row, int level, 
                  ": the row has no internal:current_id");
 }
 
-// Children of a FOLDER row, from its __meta__ (and the cascade-filtered level, if any).
-Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int level, const std::string& gdal_path) {
+// Children of a FOLDER row, from its __meta__ (and the cascade-filtered level, if any);
+// `folder` is the FOLDER's node (its __meta__ member name is checked).
+Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int level, const Node& folder) {
+  const std::string& gdal_path = folder.gdal_path;
   const Dataset::State& s = *ctx.state;
   auto ref = ParseVsiSubfile(gdal_path);
   std::string meta_path = gdal_path;
@@ -116,7 +132,7 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   if (s.children_of) {  // legacy BLOB datasets: the children come from the level tables
     TACO_ASSIGN_OR_RETURN(children, s.children_of(row, level));
   } else {
-    TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path));
+    TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path, read::ExpectedMember(s, folder)));
     TACO_ASSIGN_OR_RETURN(children, table::ReadSmallParquet(*s.engine, std::move(bytes), meta_path, util::kMaxFolderChildren));
   }
   if (children.FindColumn("id") < 0 || children.FindColumn("type") < 0) {
@@ -204,7 +220,33 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   return kept;
 }
 
-Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, const Table& rows, size_t i) {
+// A FILE's GDAL path is handed out (Python read(), `taco read`) only when the ZIP member at
+// its range is the sample's (issue 29.6). Checked here for local containers (one small read
+// of the local header, from the page cache); a remote member is checked when its bytes are
+// read (ReadBytes/StreamBytes), not when its path is handed out.
+Status CheckLocalMember(const Dataset::State& s, const Node& node) {
+  const std::optional<VsiSubfile> ref = ParseVsiSubfile(node.gdal_path);
+  if (!ref || s.legacy != nullptr || IsRemotePath(ref->root)) return Status::OK();
+  auto open = s.containers.find(ref->root);
+  if (open == s.containers.end() || open->second == nullptr) return Status::OK();
+  const std::string what = ref->root + " (bytes " + std::to_string(ref->offset) + ".." +
+                           std::to_string(ref->offset + ref->size) + ")";
+  const zip::MemberName expected = read::ExpectedMember(s, node);
+  Result<zip::LocalHeaderInfo> header = zip::ReadNamedLocalHeader(*open->second, ref->offset, ref->size, expected, what);
+  if (!header.ok()) {
+    // A concat may hold legacy BLOB containers, whose ranges have no local headers.
+    Result<std::string> magic = open->second->Read(0, std::min<uint64_t>(4, open->second->size()));
+    if (magic.ok() && *magic != std::string("PK\x03\x04", 4)) return Status::OK();
+    return header.status().WithPrefix("sample '" + node.id + "'");
+  }
+  return zip::CheckMemberName(*header, expected, ref->offset, what)
+      .WithPrefix("sample '" + node.id + "'");
+}
+
+// `archive_dir`: the archive path of the rows' parent with a trailing '/' ("DATA/" for
+// level-0 rows), empty when unknown (then only the id is checked, see kArchivePath).
+Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, const Table& rows, size_t i,
+                         const std::string& archive_dir) {
   const Dataset::State& s = *ctx->state;
   Node node;
   node.level = level;
@@ -214,17 +256,26 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
   TACO_ASSIGN_OR_RETURN(node.gdal_path, StringCell(s, rows, kGdalVsi, i));
   if (std::string problem = read::StoredIdProblem(node.id, false); !problem.empty()) return read::Refused(s.path, problem);
   TACO_RETURN_IF_ERROR(CheckSamplePath(s, node.gdal_path));
-  if (node.type == "FILE") return node;
+  const std::string archive_path = archive_dir.empty() ? "" : archive_dir + node.id;
+  if (!archive_path.empty() && node.row.FindColumn(kArchivePath) < 0) {
+    node.row.columns.push_back(Column{std::string(kArchivePath), DataType::String(), {Value(archive_path)}});
+  }
+  if (node.type == "FILE") {
+    TACO_RETURN_IF_ERROR(CheckLocalMember(s, node));
+    return node;
+  }
   if (node.type != "FOLDER") return s.Error("sample '" + node.id + "' has unknown type '" + node.type + "'");
-  auto children = ReadChildren(*ctx, node.row, level, node.gdal_path);
+  auto children = ReadChildren(*ctx, node.row, level, node);
   if (!children.ok()) return children.status().WithPrefix("sample '" + node.id + "'");
-  node.children = std::make_shared<Frame>(ctx, level + 1, std::move(*children));
+  auto child_ctx = std::make_shared<Frame::Context>(*ctx);
+  child_ctx->archive_dir = archive_path.empty() ? "" : archive_path + "/";
+  node.children = std::make_shared<Frame>(std::move(child_ctx), level + 1, std::move(*children));
   return node;
 }
 
 Result<std::string> NodeBytes(const Dataset::State& s, const Node& node) {
   if (!node.is_file()) return s.Error("sample '" + node.id + "' is a " + node.type + ", not a FILE");
-  auto bytes = ReadGdalPath(s, node.gdal_path);
+  auto bytes = ReadGdalPath(s, node.gdal_path, read::ExpectedMember(s, node));
   if (!bytes.ok()) return bytes.status().WithPrefix("sample '" + node.id + "'");
   return bytes;
 }
@@ -313,7 +364,7 @@ Table Frame::Data() const { return HideInternalColumns(rows_); }
 
 Result<Node> Frame::Read(const SampleKey& key) const {
   TACO_ASSIGN_OR_RETURN(size_t row, ResolveKey(*context_->state, rows_, level_, key));
-  return NodeFromRow(context_, level_, rows_, row);
+  return NodeFromRow(context_, level_, rows_, row, context_->archive_dir);
 }
 
 Result<std::string> Frame::ReadBytes(const SampleKey& key) const {
@@ -360,6 +411,13 @@ struct Dataset::RowCache {
 
 namespace {
 constexpr int64_t kMaxCachedRows = 1000000;
+
+// "DATA/" when the rows of `view` are level-0 rows (their archive path is "DATA/<id>"), else
+// "" (a view over deeper levels: the archive path of its rows is not known here).
+std::string LevelZeroDir(const Dataset::State& s, const std::string& view) {
+  const std::optional<std::set<int>> levels = s.trusted.Find(view);
+  return levels && *levels == std::set<int>{0} ? "DATA/" : "";
+}
 }  // namespace
 
 Result<Node> Dataset::Read(const SampleKey& key) const {
@@ -383,7 +441,7 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
   }
   if (row_cache != nullptr) {
     TACO_ASSIGN_OR_RETURN(size_t row, row_cache->Find(*state_, key));
-    return NodeFromRow(context_, 0, row_cache->rows, row);
+    return NodeFromRow(context_, 0, row_cache->rows, row, LevelZeroDir(*state_, view_));
   }
   // One query: the row at a position, or (up to two) rows with the id.
   const std::string* id = KeyId(key);
@@ -392,7 +450,7 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
                        : " WHERE id = " + QuoteString(*id) + " LIMIT 2";
   auto result = state_->engine->Query(sql);
   if (!result.ok()) return state_->Prefixed(result.status());
-  if (result->num_rows() == 1) return NodeFromRow(context_, 0, *result, 0);
+  if (result->num_rows() == 1) return NodeFromRow(context_, 0, *result, 0, LevelZeroDir(*state_, view_));
   if (id != nullptr && result->num_rows() > 1) {
     TACO_ASSIGN_OR_RETURN(Table n, state_->engine->Query("SELECT count(*) FROM " + view_ + " WHERE id = " + QuoteString(*id)));
     return Ambiguous(*state_, *id, n.columns.at(0).values.at(0).get<int64_t>(), 0);

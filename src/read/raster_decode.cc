@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ext/gdal_util.h"
+#include "ext/sample_raster.h"
 
 namespace taco {
 
@@ -201,22 +202,22 @@ Result<DecodedRaster> Decode(GDALDataset& ds, const RasterSelection& sel, const 
 }  // namespace
 
 Result<DecodedRaster> DecodeRasterPath(const std::string& path, const RasterSelection& selection,
-                                       const std::string& what) {
-  ext::internal::EnsureGdalRegistered();
-  QuietGdalErrors quiet;
-  // An empty sibling list: GDAL looks for no .aux.xml/.ovr/.msk beside the file.
-  static const char* const kNoSiblings[] = {nullptr};
-  DatasetPtr ds(GDALDataset::FromHandle(
-      GDALOpenEx(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr, nullptr, kNoSiblings)));
-  if (ds == nullptr) {
-    return Status::InvalidArgument(what + ": GDAL cannot open it as a raster: " +
-                                   QuietGdalErrors::LastError("unrecognised format"));
+                                       const std::string& what, const ext::internal::RasterAccess& access) {
+  auto ds = ext::internal::OpenSampleRaster(path, access);
+  if (!ds.ok()) {
+    // The status names the path: keep only its reason after `what`.
+    const std::string& m = ds.status().message();
+    const std::string marker = "GDAL cannot open it as a raster: ";
+    const size_t at = m.find(marker);
+    return Status::InvalidArgument(what + ": " + (at == std::string::npos ? m : m.substr(at)));
   }
-  return Decode(*ds, selection, what);
+  ext::internal::QuietGdalErrors quiet;
+  return Decode(**ds, selection, what);
 }
 
 Result<DecodedRaster> DecodeRasterBytes(const char* data, size_t size, const std::string& leaf,
-                                        const RasterSelection& selection, const std::string& what) {
+                                        const RasterSelection& selection, const std::string& what,
+                                        const ext::internal::RasterAccess& access) {
   static std::atomic<uint64_t> counter{0};
   std::string name = leaf;
   const size_t slash = name.find_last_of('/');
@@ -227,7 +228,7 @@ Result<DecodedRaster> DecodeRasterBytes(const char* data, size_t size, const std
                                       static_cast<vsi_l_offset>(size), FALSE);
   if (fp == nullptr) return Status::Internal(what + ": cannot create " + vsimem);
   VSIFCloseL(fp);
-  auto result = DecodeRasterPath(vsimem, selection, what);
+  auto result = DecodeRasterPath(vsimem, selection, what, access);
   VSIUnlink(vsimem.c_str());
   return result;
 }

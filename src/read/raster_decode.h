@@ -6,20 +6,23 @@
 #include <cstddef>
 #include <string>
 
+#include "ext/sample_raster.h"
 #include "taco/sample_loader.h"
 #include "taco/status.h"
 
 namespace taco::read {
 
-// Decodes the raster at the GDAL path `path` (no side-car files are looked for). `what`
-// prefixes every error ("<dataset>: sample 'x' (row 3), file 'image.tif'").
+// Decodes the raster at the GDAL path `path`, opened by ext::internal::OpenSampleRaster
+// under `access` (by default only self-contained formats, no side-car files, no network).
+// `what` prefixes every error ("<dataset>: sample 'x' (row 3), file 'image.tif'").
 Result<DecodedRaster> DecodeRasterPath(const std::string& path, const RasterSelection& selection,
-                                       const std::string& what);
+                                       const std::string& what, const ext::internal::RasterAccess& access);
 
 // The same for `size` bytes in memory (a /vsimem/ file over them for the call; the bytes are
 // not copied). `leaf` is the file name drivers see (its extension may matter).
 Result<DecodedRaster> DecodeRasterBytes(const char* data, size_t size, const std::string& leaf,
-                                        const RasterSelection& selection, const std::string& what);
+                                        const RasterSelection& selection, const std::string& what,
+                                        const ext::internal::RasterAccess& access);
 
 }  // namespace taco::read
 

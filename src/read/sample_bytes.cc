@@ -23,7 +23,7 @@ RangeReaderPtr OpenContainer(const Dataset::State& s, const std::string& root) {
 }
 
 // Without an open container: one ranged read holding the local header window and the data.
-Result<std::string> ReadRangeVerified(const VsiSubfile& ref) {
+Result<std::string> ReadRangeVerified(const VsiSubfile& ref, const zip::MemberName& expected, bool check_crc) {
   const std::string what = RangeText(ref);
   const uint64_t w = std::min<uint64_t>(ref.offset, zip::kLocalHeaderWindow);
   TACO_ASSIGN_OR_RETURN(std::string buf, ReadRange(ref.root, ref.offset - w, ref.size + w));
@@ -35,9 +35,12 @@ Result<std::string> ReadRangeVerified(const VsiSubfile& ref) {
     info = zip::ReadLocalHeaderBefore(*reader, ref.offset, ref.size, what);
   }
   if (!info.ok()) return info.status();
-  zip::MemberCheck check(*info, what);
-  check.Update(all.substr(w));
-  TACO_RETURN_IF_ERROR(check.Finish());
+  TACO_RETURN_IF_ERROR(zip::CheckMemberName(*info, expected, ref.offset, what));
+  if (check_crc) {
+    zip::MemberCheck check(*info, what);
+    check.Update(all.substr(w));
+    TACO_RETURN_IF_ERROR(check.Finish());
+  }
   buf.erase(0, w);
   return buf;
 }
@@ -65,7 +68,8 @@ class WindowReader final : public RangeReader {
 };
 
 // The member `ref` from a read-ahead run that holds it and its local header window, if any.
-std::optional<std::string> FromPrefetched(const Dataset::State& s, const VsiSubfile& ref, const RangeReaderPtr& container) {
+std::optional<std::string> FromPrefetched(const Dataset::State& s, const VsiSubfile& ref, const RangeReaderPtr& container,
+                                          const zip::MemberName& expected) {
   if (container == nullptr) return std::nullopt;
   std::optional<Dataset::State::PrefetchedRun> run;
   {
@@ -80,9 +84,13 @@ std::optional<std::string> FromPrefetched(const Dataset::State& s, const VsiSubf
   }
   if (!run) return std::nullopt;
   WindowReader window(container, run->start, run->bytes);
-  Result<std::string> bytes = s.verify_crc ? zip::ReadVerifiedMember(window, ref.offset, ref.size, RangeText(ref))
-                                           : window.Read(ref.offset, static_cast<size_t>(ref.size));
-  if (!bytes.ok()) return std::nullopt;  // e.g. the local header lies before the window
+  const bool plain = !s.verify_crc && expected.kind == zip::MemberName::Kind::kNone;
+  Result<std::string> bytes = plain ? window.Read(ref.offset, static_cast<size_t>(ref.size))
+                                    : zip::ReadVerifiedMember(window, ref.offset, ref.size, RangeText(ref), expected,
+                                                              s.verify_crc);
+  // Not served from here (e.g. the local header lies before the window): the container is
+  // read instead, which reports a real error again.
+  if (!bytes.ok()) return std::nullopt;
   return std::move(*bytes);
 }
 
@@ -133,23 +141,26 @@ void Prefetch(const Dataset::State& s, const std::vector<std::string>& gdal_path
   }
 }
 
-Result<std::string> ReadSampleBytes(const Dataset::State& s, const std::string& gdal_path) {
+Result<std::string> ReadSampleBytes(const Dataset::State& s, const std::string& gdal_path,
+                                    const zip::MemberName& expected) {
   TACO_RETURN_IF_ERROR(CheckSamplePath(s, gdal_path));
   if (auto ref = ParseVsiSubfile(gdal_path)) {
     RangeReaderPtr container = OpenContainer(s, ref->root);
-    if (std::optional<std::string> ahead = FromPrefetched(s, *ref, container)) return std::move(*ahead);
-    if (!s.verify_crc) {
+    if (std::optional<std::string> ahead = FromPrefetched(s, *ref, container, expected)) return std::move(*ahead);
+    if (!s.verify_crc && expected.kind == zip::MemberName::Kind::kNone) {
       if (container != nullptr) return container->Read(ref->offset, static_cast<size_t>(ref->size));
       return ReadRange(ref->root, ref->offset, ref->size);  // http(s): one ranged GET
     }
-    if (container != nullptr) return zip::ReadVerifiedMember(*container, ref->offset, ref->size, RangeText(*ref));
-    return ReadRangeVerified(*ref);
+    if (container != nullptr) {
+      return zip::ReadVerifiedMember(*container, ref->offset, ref->size, RangeText(*ref), expected, s.verify_crc);
+    }
+    return ReadRangeVerified(*ref, expected, s.verify_crc);
   }
   if (gdal_path.rfind("/vsisubfile/", 0) == 0) return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
   return ReadWholeFile(gdal_path);  // http(s): one GET, no Range
 }
 
-Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path,
+Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path, const zip::MemberName& expected,
                          const std::function<Status(std::string_view)>& sink) {
   TACO_RETURN_IF_ERROR(CheckSamplePath(s, gdal_path));
   auto ref = ParseVsiSubfile(gdal_path);
@@ -157,7 +168,7 @@ Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path,
     return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
   }
   if (ref && ref->size <= kStreamChunk) {  // small: one read (one request when remote)
-    TACO_ASSIGN_OR_RETURN(std::string bytes, ReadSampleBytes(s, gdal_path));
+    TACO_ASSIGN_OR_RETURN(std::string bytes, ReadSampleBytes(s, gdal_path, expected));
     return sink(bytes);
   }
   RangeReaderPtr reader = ref ? OpenContainer(s, ref->root) : nullptr;
@@ -168,9 +179,10 @@ Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path,
   const uint64_t size = ref ? ref->size : reader->size();
   const std::string what = ref ? RangeText(*ref) : gdal_path;
   std::optional<zip::MemberCheck> check;
-  if (ref && s.verify_crc) {
-    TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo info, zip::ReadLocalHeaderBefore(*reader, offset, size, what));
-    check.emplace(info, what);
+  if (ref && (s.verify_crc || expected.kind != zip::MemberName::Kind::kNone)) {
+    TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo info, zip::ReadNamedLocalHeader(*reader, offset, size, expected, what));
+    TACO_RETURN_IF_ERROR(zip::CheckMemberName(info, expected, offset, what));
+    if (s.verify_crc) check.emplace(info, what);
   }
   // Chunks read ahead on worker threads (remote: several requests in flight), in order.
   io::StreamOptions stream;
@@ -195,7 +207,9 @@ Status Dataset::StreamBytes(const Node& node, const std::function<Status(std::st
     sink_status = sink(piece);
     return sink_status;
   };
-  Status st = util::GuardExceptions(state_->path, [&] { return read::StreamSampleBytes(*state_, node.gdal_path, counted); });
+  Status st = util::GuardExceptions(state_->path, [&] {
+    return read::StreamSampleBytes(*state_, node.gdal_path, read::ExpectedMember(*state_, node), counted);
+  });
   if (!sink_status.ok()) return sink_status;
   return st.WithPrefix("sample '" + node.id + "'");
 }

@@ -7,6 +7,9 @@
 //    (one ranged read, the member's local header included), else through ReadRange
 //    (http(s): one ranged GET). Other paths (FOLDER files): the whole file, unchecked (a
 //    FOLDER stores no CRC).
+//  * `expected`: the archive path the member at a /vsisubfile/ range must have (checked
+//    against its local header whatever verify_crc says; zip/stored_member.h MemberName);
+//    MemberName::None() for ranges that are not ZIP members (legacy BLOB files).
 //  * Errors name the container and the byte range; callers prefix the sample.
 //  * StreamSampleBytes hands the bytes to `sink` in chunks of at most kStreamChunk bytes,
 //    reading up to kStreamWindow chunks ahead (io/range_stream.h): memory stays bounded by
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "read/dataset_state.h"
+#include "zip/stored_member.h"
 
 namespace taco::read {
 
@@ -35,15 +39,21 @@ Status CheckSamplePath(const Dataset::State& s, const std::string& gdal_path);
 inline constexpr size_t kStreamChunk = size_t{4} << 20;
 inline constexpr size_t kStreamWindow = 4;  // chunks in flight: at most 16 MiB in memory
 
-Result<std::string> ReadSampleBytes(const Dataset::State& s, const std::string& gdal_path);
+Result<std::string> ReadSampleBytes(const Dataset::State& s, const std::string& gdal_path,
+                                    const zip::MemberName& expected);
 
 // Dataset::Prefetch: the runs of members behind `gdal_paths`, read into s.prefetched, from
 // which ReadSampleBytes serves them (falling back to the container when a run does not hold
 // a member's local header).
 void Prefetch(const Dataset::State& s, const std::vector<std::string>& gdal_paths, uint64_t max_run_bytes);
 
-Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path,
+Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path, const zip::MemberName& expected,
                          const std::function<Status(std::string_view)>& sink);
+
+// The archive path expected for `node`'s bytes (its `__meta__` for a FOLDER): exact when
+// navigation knows the node's place in the tree, else its id as the last part; None for
+// datasets whose ranges are not ZIP members (FOLDER paths are not ranges; legacy BLOBs).
+zip::MemberName ExpectedMember(const Dataset::State& s, const Node& node);
 
 }  // namespace taco::read
 

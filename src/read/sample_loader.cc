@@ -151,17 +151,26 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
     }
     return std::optional<std::string>(std::move(path));
   };
+  // What GDAL may do for sample bytes (ext/sample_raster.h): any driver only on the opt-in;
+  // the network only for a path that is itself remote, or for references of a remote
+  // dataset's samples when the user opted in.
+  auto access_for = [&](const std::string& gdal_path) {
+    ext::internal::RasterAccess access;
+    access.external = plan.allow_external_rasters();
+    access.network = (access.external && plan.remote()) || (!gdal_path.empty() && ext::internal::NeedsNetwork(gdal_path));
+    return access;
+  };
   // Decodes a file at a GDAL path (the fallback's answer, or a plain path).
   auto decode_path = [&](size_t f, const std::string& path) -> Status {
     Result<DecodedRaster> d = Status::OK();
     if (auto sub = ParseVsiSubfile(path); sub && IsHttp(sub->root)) {
       TACO_ASSIGN_OR_RETURN(std::string bytes, ReadRange(sub->root, sub->offset, sub->size));
-      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f));
+      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f), access_for(""));
     } else if (IsHttp(path)) {
       TACO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
-      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f));
+      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f), access_for(""));
     } else {
-      d = read::DecodeRasterPath(path, selections_[f], what(f));
+      d = read::DecodeRasterPath(path, selections_[f], what(f), access_for(path));
     }
     if (!d.ok()) return d.status();
     out.files[f] = std::move(*d);
@@ -190,7 +199,7 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
       if (IsHttp(root) || (ParseVsiSubfile(path) && IsHttp(ParseVsiSubfile(path)->root))) {
         TACO_ASSIGN_OR_RETURN(path, InProcessGdalPath(path, leaf(f)));
       }
-      auto d = read::DecodeRasterPath(path, selections_[f], what(f));
+      auto d = read::DecodeRasterPath(path, selections_[f], what(f), access_for(path));
       if (!d.ok()) return d.status();
       out.files[f] = std::move(*d);
     } else {
@@ -227,7 +236,8 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
           continue;
         }
       }
-      auto d = read::DecodeRasterBytes(data, static_cast<size_t>(loc.size), leaf(f), selections_[f], what(f));
+      auto d = read::DecodeRasterBytes(data, static_cast<size_t>(loc.size), leaf(f), selections_[f], what(f),
+                                        access_for(""));
       if (!d.ok()) return d.status();
       out.files[f] = std::move(*d);
     }

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "ext/sample_raster.h"
 #include "taco/io.h"
 #include "taco/sample_loader.h"
 
@@ -230,6 +231,11 @@ Result<std::shared_ptr<const SamplePlan>> SamplePlan::Build(const Dataset& view,
   plan->ids_ = std::move(builder.ids);
   plan->containers_ = std::move(builder.containers);
   plan->locations_ = std::move(builder.locations);
+  plan->allow_external_rasters_ = view.allows_external_rasters();
+  for (const std::string& c : plan->containers_) plan->remote_ = plan->remote_ || ext::internal::NeedsNetwork(c);
+  for (const Location& loc : plan->locations_) {
+    if (loc.container < 0) plan->remote_ = plan->remote_ || ext::internal::NeedsNetwork(loc.path);
+  }
   return std::shared_ptr<const SamplePlan>(std::move(plan));
 }
 

@@ -3,13 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "ext/gdal_util.h"
+#include "ext/sample_raster.h"
 #include "read/stats_internal.h"
+#include "taco/cancel.h"
+#include "taco/io.h"
+#include "zip/stored_member.h"
 
 namespace taco::read {
 namespace {
@@ -42,6 +48,7 @@ Status AddBand(const std::string& what, GDALDataset* ds, int index, Accumulator*
   const int strip = static_cast<int>(std::max<size_t>(1, kStripPixels / static_cast<size_t>(cols)));
   std::vector<double> buf(static_cast<size_t>(cols) * static_cast<size_t>(std::min(strip, rows)));
   for (int y = 0; y < rows; y += strip) {
+    if (CancelRequested()) return Cancelled(what);
     const int h = std::min(strip, rows - y);
     ext::internal::QuietGdalErrors quiet;
     if (band->RasterIO(GF_Read, 0, y, cols, h, buf.data(), cols, h, GDT_Float64, 0, 0, nullptr) != CE_None) {
@@ -87,6 +94,25 @@ BandStats Continuous(Accumulator& acc) {
   return out;
 }
 
+// A ZIP member is read only when it is the sample's own (issue 29.6): its local header
+// must name `member` ("DATA/a/b.tif", or "/<id>": only the last part is known).
+Status CheckMember(const Dataset& ds, const std::string& path, const std::string& member,
+                   std::map<std::string, RangeReaderPtr>* containers) {
+  const std::optional<VsiSubfile> ref = ParseVsiSubfile(path);
+  if (!ref || member.empty() || ds.legacy() != nullptr) return Status::OK();  // FOLDER paths; BLOB ranges have no names
+  RangeReaderPtr& reader = (*containers)[ref->root];
+  if (reader == nullptr) {
+    TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(ref->root));
+  }
+  const std::string what = ref->root + " (bytes " + std::to_string(ref->offset) + ".." +
+                           std::to_string(ref->offset + ref->size) + ")";
+  const zip::MemberName expected = member[0] == '/' ? zip::MemberName::LastPart(member.substr(1))
+                                                    : zip::MemberName::Exact(member);
+  TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo header,
+                        zip::ReadNamedLocalHeader(*reader, ref->offset, ref->size, expected, what));
+  return zip::CheckMemberName(header, expected, ref->offset, what);
+}
+
 }  // namespace
 
 Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const StatsRows& rows, bool categorical,
@@ -98,8 +124,16 @@ Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const Sta
                                    "exact method reads rasters");
   }
   std::vector<Accumulator> acc(q.bands.size());
-  for (const std::string& path : rows.gdal_paths) {
-    auto raster = ext::internal::OpenRaster(path);
+  std::map<std::string, RangeReaderPtr> containers;
+  for (size_t i = 0; i < rows.gdal_paths.size(); ++i) {
+    const std::string& path = rows.gdal_paths[i];
+    TACO_RETURN_IF_ERROR(CheckMember(ds, path, rows.members.at(i), &containers).WithPrefix(where));
+    // Sample bytes are untrusted (ext/sample_raster.h): self-contained formats only unless
+    // the dataset was opened with allow_external_rasters; the network only for a remote path.
+    ext::internal::RasterAccess access;
+    access.external = ds.allows_external_rasters();
+    access.network = ext::internal::NeedsNetwork(path);
+    auto raster = ext::internal::OpenSampleRaster(path, access);
     if (!raster.ok()) return raster.status().WithPrefix(where);
     GDALDataset* gdal = raster->get();
     for (size_t b = 0; b < q.bands.size(); ++b) {

@@ -24,6 +24,10 @@ struct StatsRows {
   size_t width = 0;  // values per band (0: no stats column, kExact only)
   // kExact: the GDAL paths of the FILE rows to read (rows with stats only, when stored).
   std::vector<std::string> gdal_paths;
+  // Per gdal_paths entry: the archive path its ZIP member must have ("DATA/a/b.tif"), or
+  // "/<id>" when only the sample's id is known (checked as the last part of the name), ""
+  // when neither is (not checked).
+  std::vector<std::string> members;
   size_t rows_without_path = 0;  // rows with stats that are not FILEs with a GDAL path
 };
 

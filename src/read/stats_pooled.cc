@@ -98,11 +98,17 @@ struct Event {
 
 // The first event position where the running mass reaches `target`, or `fallback`.
 double FirstReaching(std::vector<Event>& events, double target, double fallback) {
-  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.x < b.x; });
+  // NaN sorts last (a strict weak order even then).
+  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return a.x < b.x || (!std::isnan(a.x) && std::isnan(b.x));
+  });
   double mass = 0;
   for (size_t i = 0; i < events.size();) {
     const double x = events[i].x;
-    while (i < events.size() && events[i].x == x) mass += events[i++].mass;
+    // `<=` on a sorted range; a NaN position (refused by FetchStatsRows) still advances.
+    do {
+      mass += events[i++].mass;
+    } while (i < events.size() && events[i].x == x);
     if (mass >= target) return x;
   }
   return fallback;

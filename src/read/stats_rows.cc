@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "read/stats_internal.h"
+#include "taco/cancel.h"
 #include "table/engine.h"
 
 namespace taco::read {
@@ -126,7 +127,7 @@ Result<std::string> ViewWithIds(Dataset& ds) {
 }
 
 struct Plan {
-  std::string sql;        // SELECT stats, shape, path, type
+  std::string sql;        // SELECT stats, shape, path, type, id, member (the archive path when known)
   bool has_stats = false;
   std::string stats_column;
   std::vector<std::string> columns;  // of the aggregated level
@@ -152,10 +153,19 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
   auto col = [&](const char* name) {
     return Contains(plan.columns, name) ? a + "." + QuoteIdentifier(name) : std::string("NULL");
   };
-  const std::string select = "SELECT " + (plan.has_stats ? a + "." + QuoteIdentifier(plan.stats_column) : "NULL") +
-                             ", " + col(kWeightColumn) + ", " + col(kPathColumn) + ", " + col("type");
+  const std::string base = "SELECT " + (plan.has_stats ? a + "." + QuoteIdentifier(plan.stats_column) : "NULL") +
+                           ", " + col(kWeightColumn) + ", " + col(kPathColumn) + ", " + col("type") + ", " + col("id");
+  // The archive path of the aggregated rows, from the ids of the levels joined above them
+  // (`aliases`: p0 .. p<level-1> when all are joined), else NULL (only the id is known).
+  auto with_member = [&](const std::vector<std::string>& aliases) {
+    if (!Contains(plan.columns, "id") || static_cast<int>(aliases.size()) != q.level) return base + ", NULL";
+    std::string path = "'DATA/'";
+    for (const std::string& p : aliases) path += " || " + p + ".id || '/'";
+    return base + ", " + path + " || " + a + ".id";
+  };
   if (q.level == 0) {
-    plan.sql = select + " FROM " + relation + " t";
+    // Rows of the view are level-0 rows only when it reads nothing deeper.
+    plan.sql = (ds.view_name() == "data_raw" ? with_member({}) : base + ", NULL") + " FROM " + relation + " t";
     return plan;
   }
   std::string parent = RelationOf(ds, q.level - 1);
@@ -176,7 +186,8 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
   if (!q.file) {
     // The children of the row(s) `id` one level up (level 0: the view; deeper: stored).
     const std::string p = "p" + std::to_string(q.level - 1);
-    plan.sql = select + " FROM " + relation + " " + a + " JOIN " + parent + " " + p + " ON " +
+    const std::vector<std::string> joined = q.level == 1 ? std::vector<std::string>{p} : std::vector<std::string>{};
+    plan.sql = with_member(joined) + " FROM " + relation + " " + a + " JOIN " + parent + " " + p + " ON " +
                JoinOn(a, plan.columns, p, parent_columns) + " WHERE " + p + ".id = " + QuoteString(*q.id);
     return plan;
   }
@@ -198,7 +209,9 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
             JoinOn(c, lower, "p" + std::to_string(level - 1), upper);
     upper = std::move(lower);
   }
-  plan.sql = select + " FROM " + from + " WHERE " + a + ".id = " + QuoteString(*q.file);
+  std::vector<std::string> chain;
+  for (int level = 0; level < q.level; ++level) chain.push_back("p" + std::to_string(level));
+  plan.sql = with_member(chain) + " FROM " + from + " WHERE " + a + ".id = " + QuoteString(*q.file);
   if (q.id) plan.sql += " AND p" + std::to_string(q.level - 1) + ".id = " + QuoteString(*q.id);
   return plan;
 }
@@ -216,6 +229,23 @@ std::string RaggedHint(const StatsQuery& q, size_t width_a, size_t width_b) {
            "`taco create --classes V,V,...`)";
   }
   return "";
+}
+
+// A NaN or infinite statistic cannot be aggregated (the writer never stores one): refused,
+// naming the sample, band and value, instead of propagating (or looping on) it.
+Status CheckFinite(const std::string& where, const Value& id, const std::vector<std::vector<double>>& bands) {
+  for (size_t b = 0; b < bands.size(); ++b) {
+    for (size_t i = 0; i < bands[b].size(); ++i) {
+      const double v = bands[b][i];
+      if (std::isfinite(v)) continue;
+      const std::string sample = id.is<std::string>() ? "'" + id.get<std::string>() + "'" : "(no id)";
+      const std::string what = std::isnan(v) ? "NaN or null" : (v > 0 ? "+inf" : "-inf");
+      return Status::InvalidArgument(where + ": sample " + sample + " band " + std::to_string(b) + " value " +
+                                     std::to_string(i) + " of its statistics is " + what +
+                                     "; statistics must be finite (taco validate reports such rows)");
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -238,11 +268,24 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
   const Column& shapes = table->columns.at(1);
   const Column& paths = table->columns.at(2);
   const Column& types = table->columns.at(3);
+  const Column& ids = table->columns.at(4);
+  const Column& members = table->columns.at(5);
+  auto add_path = [&](size_t r) {
+    out.gdal_paths.push_back(paths.values[r].get<std::string>());
+    if (members.values[r].is<std::string>()) {
+      out.members.push_back(members.values[r].get<std::string>());
+    } else if (ids.values[r].is<std::string>()) {
+      out.members.push_back("/" + ids.values[r].get<std::string>());
+    } else {
+      out.members.emplace_back();  // nothing known: not checked
+    }
+  };
   for (size_t r = 0; r < table->num_rows(); ++r) {
+    if (CancelRequested()) return Cancelled(where);
     const Value& cell = stats.values[r];
     const bool is_file = !types.values[r].is<std::string>() || types.values[r].get<std::string>() == "FILE";
     if (!plan.has_stats) {
-      if (is_file && paths.values[r].is<std::string>()) out.gdal_paths.push_back(paths.values[r].get<std::string>());
+      if (is_file && paths.values[r].is<std::string>()) add_path(r);
       continue;
     }
     if (!cell.is<ValueList>() || cell.get<ValueList>().empty()) continue;  // null/empty: dropped
@@ -260,6 +303,7 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
       }
       bands.push_back(std::move(values));
     }
+    TACO_RETURN_IF_ERROR(CheckFinite(where, ids.values[r], bands));
     if (out.rows.empty()) {
       out.bands = bands.size();
       out.width = bands.front().size();
@@ -279,7 +323,7 @@ Result<StatsRows> FetchStatsRows(Dataset& ds, const StatsQuery& q, bool need_sta
     out.pixels.push_back(pixels.value_or(1.0));
     out.pixels_known.push_back(pixels.has_value());
     if (is_file && paths.values[r].is<std::string>()) {
-      out.gdal_paths.push_back(paths.values[r].get<std::string>());
+      add_path(r);
     } else {
       ++out.rows_without_path;
     }

@@ -8,6 +8,7 @@
 
 #include "read/remote_tacocat.h"
 #include "table/engine.h"
+#include "table/parquet_crc.h"
 #include "taco/io.h"
 #include "util/json_text.h"
 #include "write/tacocat_internal.h"
@@ -45,7 +46,13 @@ bool EndsWithNoCase(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && EqualsNoCase(s.substr(s.size() - suffix.size()), suffix);
 }
 
+// The level's page CRC-32s are checked first (table/parquet_crc.h; TACOCAT files have no
+// other checksum), unless the dataset was opened with verify_crc = false.
 Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader) {
+  if (d.verify_crc) {
+    Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(*reader);
+    if (!pages.ok()) return d.Prefixed(pages.status());
+  }
   const std::string n = std::to_string(level);
   if (d.level_readers.size() <= static_cast<size_t>(level)) d.level_readers.resize(static_cast<size_t>(level) + 1);
   d.level_readers[static_cast<size_t>(level)] = reader;

@@ -89,6 +89,7 @@ Result<std::string> PrepareUserSql(table::Engine& engine, const std::string& que
                                    " statements, but one query is run at a time (the second is \"" + second +
                                    "\"); run them one by one");
   }
+  TACO_RETURN_IF_ERROR(engine.CheckReadOnly(query));
   const std::string& statement = query;  // the user's own text (one statement)
   auto [word, rest] = FirstWord(statement);
   if (word == "show") {
@@ -104,6 +105,16 @@ Result<std::string> PrepareUserSql(table::Engine& engine, const std::string& que
     return "SELECT * FROM (" + keyword + RewriteTableNames(rest, tables) + ")";
   }
   return RewriteTableNames(statement, tables);
+}
+
+Status SandboxUserSql(table::Engine& engine, bool allow_external_sql) {
+  table::Engine::SandboxOptions options;
+  options.allow_external_files = allow_external_sql;
+  options.permission_hint =
+      "SQL over a dataset reads only the dataset itself; to read your own files too, open it with "
+      "allow_external_sql: taco --allow-external-sql, Python load(..., allow_external_sql=True), "
+      "OpenOptions::allow_external_sql";
+  return engine.Sandbox(options);
 }
 
 }  // namespace taco::read

@@ -11,6 +11,7 @@
 
 #include "duckdb.hpp"
 #include "duckdb/parser/parser.hpp"
+#include "duckdb/parser/statement/explain_statement.hpp"
 #include "table/arrow_stream.h"
 #include "table/mount_fs.h"
 #include "taco/log.h"
@@ -439,6 +440,7 @@ struct Engine::Impl {
   std::unique_ptr<duckdb::Connection> con;
   uint64_t next_temp = 0;
   std::string error_label;
+  std::string permission_hint;  // Sandbox(): appended to DuckDB's Permission Errors
   // One statement at a time on `con` (a DuckDB connection is not thread-safe; each
   // statement still runs on DuckDB's worker threads). Recursive: ToParquet and ReadParquet
   // call the other methods.
@@ -459,6 +461,9 @@ struct Engine::Impl {
     }
     std::string names = mounts->NamesIn(sql);
     std::string text = mounts->Describe(CleanMessage(message));
+    if (type == duckdb::ExceptionType::PERMISSION && !permission_hint.empty()) {
+      text = "refused: " + text + " (" + permission_hint + ")";
+    }
     std::string prefix = Subject(sql);
     StatusCode code = StatusCode::kInvalidArgument;
     switch (type) {
@@ -614,6 +619,68 @@ Result<std::vector<std::string>> Engine::ParseStatements(const std::string& sql)
                                    "\": " + CleanMessage(error.Message()));
   }
   return out;
+}
+
+Status Engine::Sandbox(const SandboxOptions& options) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  impl_->permission_hint = options.permission_hint;
+  std::string sql;
+  if (!options.allow_external_files) {
+    // Only the mount scheme: DuckDB refuses every other path, and "..", before it opens it.
+    sql += "SET allowed_directories = [" + QuoteString(kMountScheme) + "]; SET allowed_paths = []; " +
+           "SET enable_external_access = false; ";
+  }
+  sql += "SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; "
+         "SET lock_configuration = true;";
+  return Execute(sql);
+}
+
+namespace {
+
+// The leading keyword of the statement at [location, location + length) of `sql`, upper-case.
+std::string LeadingKeyword(const std::string& sql, idx_t location, idx_t length) {
+  std::string out;
+  size_t i = std::min<size_t>(location, sql.size());
+  const size_t end = std::min<size_t>(sql.size(), location + length);
+  while (i < end && !std::isalpha(static_cast<unsigned char>(sql[i]))) ++i;
+  while (i < end && std::isalpha(static_cast<unsigned char>(sql[i]))) {
+    out += static_cast<char>(std::toupper(static_cast<unsigned char>(sql[i])));
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace
+
+Status Engine::CheckReadOnly(const std::string& sql) {
+  std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  const std::string shown = Abbreviate(impl_->error_label.empty() ? sql : impl_->error_label);
+  std::string refused;
+  try {
+    duckdb::Parser parser;
+    parser.ParseQuery(sql);
+    for (const auto& statement : parser.statements) {
+      const duckdb::SQLStatement* inner = statement.get();
+      bool explained = false;
+      while (inner->type == duckdb::StatementType::EXPLAIN_STATEMENT) {
+        inner = inner->Cast<duckdb::ExplainStatement>().stmt.get();
+        explained = true;
+      }
+      if (inner->type == duckdb::StatementType::SELECT_STATEMENT) continue;
+      std::string keyword = explained ? std::string() : LeadingKeyword(sql, statement->stmt_location, statement->stmt_length);
+      if (keyword.empty()) keyword = duckdb::StatementTypeToString(inner->type);
+      refused = explained ? "EXPLAIN " + keyword : keyword;
+      break;
+    }
+  } catch (const std::exception& ex) {
+    duckdb::ErrorData error(ex);
+    return Status::InvalidArgument("SQL \"" + shown + "\": " + CleanMessage(error.Message()));
+  }
+  if (refused.empty()) return Status::OK();
+  return Status::InvalidArgument("SQL \"" + shown + "\": refused: " + refused +
+                                 " is not allowed; SQL over a dataset only reads (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN): "
+                                 "no COPY, ATTACH, INSTALL/LOAD, CREATE/DROP, SET/PRAGMA or other statement that "
+                                 "writes, changes settings or replaces the dataset's views and functions");
 }
 
 Result<Table> Engine::Query(const std::string& sql) {

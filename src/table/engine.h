@@ -72,6 +72,28 @@ class Engine {
   // "SELECT 2 AS b"). InvalidArgument "SQL \"<sql>\": <DuckDB's message>" when it does not
   // parse.
   Result<std::vector<std::string>> ParseStatements(const std::string& sql);
+  // What SQL run on this engine may reach (issue 29, item 8). Call once, after the engine's
+  // own setup (SET statements, ...): it locks DuckDB's configuration, so that no later
+  // statement can SET, RESET or PRAGMA anything (a loosening or not).
+  //  * allow_external_files false: DuckDB opens only mounted paths (tacofs://, Mount());
+  //    any other file, directory, glob, database or extension (read_csv('/x'), read_text,
+  //    glob, FROM '/x.parquet', COPY TO, ATTACH, EXPORT, INSTALL, LOAD) fails with DuckDB's
+  //    Permission Error, reported with `permission_hint` appended.
+  //  * true: local files may be read as DuckDB allows by default (no extension autoload or
+  //    install either way: set in Open()).
+  // Statement types are not restricted here: see CheckReadOnly().
+  struct SandboxOptions {
+    bool allow_external_files = false;
+    std::string permission_hint;  // what to do instead, e.g. the opt-in that allows files
+  };
+  Status Sandbox(const SandboxOptions& options);
+  // OK when every statement of `sql` only reads: SELECT in any form (WITH, FROM x, VALUES,
+  // TABLE x, set operations, DESCRIBE, SHOW, SUMMARIZE), or EXPLAIN [ANALYZE] of one.
+  // Anything else (COPY, ATTACH, DETACH, INSTALL, LOAD, CREATE, DROP, ALTER, INSERT, UPDATE,
+  // DELETE, SET, RESET, PRAGMA, CALL, EXPORT, IMPORT, PIVOT statements, transactions, ...) is
+  // an InvalidArgument "SQL \"<sql or error label>\": refused: <KEYWORD> statement ...",
+  // without running anything. Parse errors as ParseStatements().
+  Status CheckReadOnly(const std::string& sql);
   // All rows of a query, typed (mapping above); over util/memory_budget.h: NotSupported.
   Result<Table> Query(const std::string& sql);
   // All rows of a query as a self-contained Arrow C stream (table/arrow_stream.h): DuckDB's

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "table/engine_zstd.h"
+#include "table/parquet_crc.h"
 #include "table/parquet_levels.h"
 #include "table/thrift_compact.h"
 #include "util/json_text.h"
@@ -781,6 +782,8 @@ std::optional<Table> DecodeParquet(std::string_view file) {
 }
 
 Result<Table> ReadSmallParquet(Engine& engine, std::string bytes, const std::string& name, uint64_t max_rows) {
+  // DecodeParquet leaves a page whose CRC differs to the engine, which does not check it.
+  TACO_RETURN_IF_ERROR(VerifyParquetPageCrcs(bytes, name).status());
   if (std::optional<Table> table = DecodeParquet(bytes); table && table->num_rows() <= max_rows) return std::move(*table);
   return engine.ReadParquet(MemoryReader(std::move(bytes), name), max_rows);
 }
@@ -790,6 +793,7 @@ Result<Table> ReadSmallParquet(Engine& engine, RangeReaderPtr reader, uint64_t m
   if (size < 12 || size > kMaxDecodedParquetBytes) return engine.ReadParquet(std::move(reader), max_rows);
   std::string bytes(static_cast<size_t>(size), '\0');
   TACO_RETURN_IF_ERROR(reader->ReadAt(0, bytes.size(), bytes.data()));
+  TACO_RETURN_IF_ERROR(VerifyParquetPageCrcs(bytes, reader->name()).status());
   if (std::optional<Table> table = DecodeParquet(bytes); table && table->num_rows() <= max_rows) return std::move(*table);
   return engine.ReadParquet(std::move(reader), max_rows);
 }

@@ -46,6 +46,8 @@ inline constexpr uint64_t kMaxDecodedParquetBytes = 64u << 20;
 std::optional<Table> DecodeParquet(std::string_view file);
 
 // DecodeParquet of `bytes`, else engine.ReadParquet(MemoryReader(bytes, name), max_rows).
+// Both overloads first check the page CRC-32s the file stores (table/parquet_crc.h): a
+// mismatch is a Corruption error naming the file.
 // More than `max_rows` rows is the engine's Corruption error either way.
 Result<Table> ReadSmallParquet(Engine& engine, std::string bytes, const std::string& name,
                                uint64_t max_rows = 1'000'000'000);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <new>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace taco::util {
 namespace {
@@ -75,6 +78,86 @@ size_t MaxNesting(std::string_view text) {
   return max_depth;
 }
 
+// Builds an ordered_json from SAX events in time linear in the input. nlohmann's own DOM
+// parser inserts each object key through ordered_map::operator[], a linear search, which
+// makes an object of n keys cost n²/2 comparisons; here each open object keeps a hash index
+// of its keys. Duplicate keys behave as in nlohmann's parser: the first position, the last
+// value. Pointers into a container stay valid because a container only grows while it is
+// the innermost open one.
+class OrderedJsonBuilder {
+ public:
+  using json = nlohmann::ordered_json;
+  explicit OrderedJsonBuilder(json* root) : root_(root) {}
+
+  bool null() { return Put(nullptr) != nullptr; }
+  bool boolean(bool v) { return Put(v) != nullptr; }
+  bool number_integer(json::number_integer_t v) { return Put(v) != nullptr; }
+  bool number_unsigned(json::number_unsigned_t v) { return Put(v) != nullptr; }
+  bool number_float(json::number_float_t v, const json::string_t&) { return Put(v) != nullptr; }
+  bool string(json::string_t& v) { return Put(std::move(v)) != nullptr; }
+  bool binary(json::binary_t& v) { return Put(json::binary(std::move(v))) != nullptr; }
+  bool start_object(std::size_t) {
+    open_.push_back({Put(json::object()), {}});
+    return true;
+  }
+  bool key(json::string_t& k) {
+    Open& top = open_.back();
+    json::object_t& object = top.value->get_ref<json::object_t&>();
+    auto [it, inserted] = top.index.try_emplace(k, object.size());
+    if (inserted) object.json::object_t::Container::emplace_back(std::move(k), nullptr);
+    pending_ = &object.json::object_t::Container::operator[](it->second).second;
+    return true;
+  }
+  bool end_object() {
+    open_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) {
+    open_.push_back({Put(json::array()), {}});
+    return true;
+  }
+  bool end_array() {
+    open_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+    error_position = position;
+    error_id = ex.id;
+    error_what = ex.what();
+    return false;
+  }
+
+  std::size_t error_position = 0;
+  int error_id = 0;
+  std::string error_what;
+
+ private:
+  struct Open {
+    json* value;
+    std::unordered_map<std::string, size_t> index;  // objects: key -> position
+  };
+
+  // Stores `v` where the next value goes; returns where it is.
+  json* Put(json v) {
+    if (open_.empty()) {
+      *root_ = std::move(v);
+      return root_;
+    }
+    json* top = open_.back().value;
+    if (top->is_array()) {
+      json::array_t& array = top->get_ref<json::array_t&>();
+      array.push_back(std::move(v));
+      return &array.back();
+    }
+    *pending_ = std::move(v);
+    return pending_;
+  }
+
+  json* root_;
+  json* pending_ = nullptr;
+  std::vector<Open> open_;
+};
+
 }  // namespace
 
 std::optional<TextPosition> FindInvalidUtf8(std::string_view text) {
@@ -121,11 +204,16 @@ Result<nlohmann::ordered_json> ParseJsonText(std::string_view text, std::string_
                               " levels");
   }
   try {
-    return nlohmann::ordered_json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is the 1-based position of the byte where parsing stopped.
-    const size_t offset = e.byte > 0 ? static_cast<size_t>(e.byte - 1) : 0;
-    return Status::Corruption(name + ": is not valid JSON (syntax error at " + Where(PositionOf(text, offset)) + ")");
+    nlohmann::ordered_json out;
+    OrderedJsonBuilder builder(&out);
+    if (nlohmann::ordered_json::sax_parse(text.begin(), text.end(), &builder)) return out;
+    if (builder.error_id >= 100 && builder.error_id < 200) {  // parse_error: the byte where parsing stopped
+      const size_t offset = builder.error_position > 0 ? builder.error_position - 1 : 0;
+      return Status::Corruption(name + ": is not valid JSON (syntax error at " + Where(PositionOf(text, offset)) +
+                                ")");
+    }
+    // out_of_range.406 (a number too large for a double) and the like; what() holds no input.
+    return Status::Corruption(name + ": is not valid JSON (" + builder.error_what + ")");
   } catch (const nlohmann::json::exception& e) {
     // out_of_range.406 (a number too large for a double) and the like; what() holds no input.
     return Status::Corruption(name + ": is not valid JSON (" + e.what() + ")");

@@ -82,6 +82,10 @@ void CheckHeaderPairs(const ZipContainer& zip, const ZipHeaderInfo& header, int 
 
 Tree CheckLevels(const std::vector<Table>& levels, bool zip, Reporter& rep);
 
+// stats_checks.cc: every value of a non-null geotiff:stats / internal:stats row is finite
+// (rule stats-values).
+void CheckStatsValues(const std::vector<Table>& levels, const Tree& tree, Reporter& rep);
+
 // Adds every archive path a row or a __meta__ row refers to into `referenced`.
 void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels,
                   const Tree& tree, Reporter& rep, std::set<std::string>* referenced);

@@ -1,6 +1,7 @@
 #include "validate/container.h"
 
 #include "io/thread_config.h"
+#include "read/path_safety.h"
 
 #include <algorithm>
 #include <atomic>
@@ -74,8 +75,15 @@ Result<std::unique_ptr<FolderContainer>> FolderContainer::Open(const std::string
   return c;
 }
 
+std::string FolderContainer::Outside(const std::string& archive_path) const {
+  if (!StaysInside(archive_path)) return "";
+  const Status st = read::CheckInsideRoot(path_, root_, root_ + "/" + archive_path);
+  // NotFound / IOError: not there (reported as missing); InvalidArgument: it leaves.
+  return st.code() == StatusCode::kInvalidArgument ? st.message() : "";
+}
+
 std::optional<MemberRange> FolderContainer::Find(const std::string& archive_path) const {
-  if (!StaysInside(archive_path)) return std::nullopt;
+  if (!StaysInside(archive_path) || !Outside(archive_path).empty()) return std::nullopt;
   std::error_code ec;
   const fs::path p = root_ + "/" + archive_path;
   if (!fs::is_regular_file(p, ec)) return std::nullopt;
@@ -86,6 +94,7 @@ std::optional<MemberRange> FolderContainer::Find(const std::string& archive_path
 
 Result<RangeReaderPtr> FolderContainer::OpenMember(const std::string& archive_path) const {
   if (!StaysInside(archive_path)) return Status::InvalidArgument(path_ + ": refused member path '" + archive_path + "'");
+  if (std::string outside = Outside(archive_path); !outside.empty()) return Status::InvalidArgument(outside);
   return OpenLocalFile(root_ + "/" + archive_path);
 }
 

@@ -50,6 +50,13 @@ class Container {
   // True when reading member bytes costs no request (a local ZIP or FOLDER): the checks
   // that read sample bytes (file-size) run only then.
   virtual bool local() const { return true; }
+  // Local FOLDER: a sentence when `archive_path` exists but resolves (through a symbolic
+  // link) outside the dataset directory, which every reader refuses; "" otherwise. Such a
+  // member is not found (Find) and not opened (OpenMember: InvalidArgument).
+  virtual std::string Outside(const std::string& archive_path) const {
+    (void)archive_path;
+    return "";
+  }
 };
 
 class ZipContainer final : public Container {
@@ -86,6 +93,7 @@ class FolderContainer final : public Container {
   std::optional<MemberRange> Find(const std::string& archive_path) const override;
   Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
   std::vector<std::string> Members() const override;
+  std::string Outside(const std::string& archive_path) const override;
 
  private:
   FolderContainer() = default;

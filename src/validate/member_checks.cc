@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ext/sample_raster.h"
 #include "table/parquet_reader.h"
 #include "taco/model.h"
 #include "validate/checks.h"
@@ -30,6 +31,10 @@ struct MemberChecker {
   void CheckRow(const std::string& where, const std::string& archive, bool is_folder, bool padding,
                 const Column* offset, const Column* size, size_t row) {
     referenced->insert(archive);
+    if (std::string outside = container.Outside(archive); !outside.empty()) {
+      rep.Add("outside-link", where, outside, "a file inside the dataset directory (readers refuse links out of it)");
+      return;
+    }
     std::optional<MemberRange> m = container.Find(archive);
     if (!m) {
       rep.Add("missing-member", where, std::string("no ") + (container.is_zip() ? "member " : "file ") + archive,
@@ -65,6 +70,23 @@ struct MemberChecker {
     rep.Add("file-size", where, std::to_string(m.size) + " bytes in " + archive,
             "at least " + std::to_string((*tiff)->required) + " bytes: the TIFF's " + (*tiff)->what +
                 " ends there (truncated file)");
+  }
+
+  // A FILE sample's bytes must not be a format that names other files or URLs (a VRT, a WMS
+  // description, ...): readers refuse it unless the user allows external rasters, and with
+  // that opt-in it would read outside the dataset (docs/reliability.md "Untrusted datasets").
+  void CheckReferences(const std::string& where, const std::string& archive, const MemberRange& m) {
+    constexpr uint64_t kHead = 4096;  // more than GDAL's identification looks at (1 KiB)
+    auto reader = container.OpenMember(archive);
+    if (!reader.ok()) return;  // CheckSize reports an unreadable member
+    auto head = (*reader)->Read(0, static_cast<size_t>(std::min<uint64_t>(kHead, m.size)));
+    if (!head.ok()) return;
+    if (auto format = ext::internal::ReferencingFormat(*head, archive)) {
+      rep.Add("external-reference", where,
+              archive + " is a GDAL " + *format + " file, which names other files or URLs",
+              "self-contained raster bytes (readers refuse it unless external rasters are allowed: "
+              "--allow-external-rasters)");
+    }
   }
 
   void CheckMeta(size_t d, size_t r, const std::string& archive, const std::string& folder_prefix) {
@@ -200,7 +222,10 @@ struct MemberChecker {
         CheckRow(tree.Where(d, r), archive, folder, padding, offset, size, r);
         const std::optional<MemberRange> m = container.Find(archive);
         if (folder && m) CheckMeta(d, r, archive, "DATA/" + path);
-        if (!folder && !padding && m && container.local()) CheckSize(tree.Where(d, r), archive, *m);
+        if (!folder && !padding && m && container.local()) {
+          CheckSize(tree.Where(d, r), archive, *m);
+          CheckReferences(tree.Where(d, r), archive, *m);
+        }
       }
     }
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "table/engine.h"
+#include "table/parquet_crc.h"
 #include "table/parquet_reader.h"
 #include "taco/dataset.h"
 #include "taco/model.h"
@@ -41,14 +42,31 @@ struct Levels {
 
 Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& rep) {
   Levels out;
-  while (out.members < kMaxLevels && container.Find(LevelMember(out.members))) ++out.members;
+  while (out.members < kMaxLevels &&
+         (container.Find(LevelMember(out.members)) || !container.Outside(LevelMember(out.members)).empty())) {
+    ++out.members;  // a level that leaves the dataset is reported when it is opened
+  }
   if (out.members == 0) {
     rep.Add("missing-member", LevelMember(0), std::string("no ") + (container.is_zip() ? "member" : "file"),
             "the level0 table (FORMAT 2, 12)");
     return out;
   }
   for (int i = 0; i < out.members; ++i) {
+    if (std::string outside = container.Outside(LevelMember(i)); !outside.empty()) {
+      rep.Add("outside-link", LevelMember(i), outside, "a file inside the dataset directory (readers refuse links out of it)");
+      return out;
+    }
     auto reader = container.OpenMember(LevelMember(i));
+    if (reader.ok()) {  // FOLDER levels have no other checksum; a ZIP's are also member-crc checked
+      Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(**reader);
+      if (!pages.ok()) {
+        const std::string& why = pages.status().message();
+        const std::string prefix = (*reader)->name() + ": ";
+        rep.Add("parquet-crc", LevelMember(i), why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why,
+                "pages that match their stored CRC-32");
+        return out;
+      }
+    }
     Result<Table> table = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
     if (!table.ok() && util::IsOverMemoryBudget(table.status())) {
       out.over_budget = table.status().WithPrefix("cannot validate every row");
@@ -66,6 +84,10 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
 
 std::optional<nlohmann::ordered_json> LoadCollection(const Container& container, Reporter& rep) {
   const std::string name(kCollectionMember);
+  if (std::string outside = container.Outside(name); !outside.empty()) {
+    rep.Add("outside-link", name, outside, "a file inside the dataset directory (readers refuse links out of it)");
+    return std::nullopt;
+  }
   if (!container.Find(name)) {
     rep.Add("missing-member", name, std::string("no ") + (container.is_zip() ? "member" : "file"),
             "COLLECTION.json with the collection fields");
@@ -124,6 +146,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   for (int i = 0; i < levels.members; ++i) referenced.insert(LevelMember(i));
   if (!levels.tables.empty()) {
     Tree tree = CheckLevels(levels.tables, container->is_zip(), rep);
+    CheckStatsValues(levels.tables, tree, rep);
     CheckMembers(*container, *engine, levels.tables, tree, rep, &referenced);
   }
   CheckCollection(collection, levels.tables, levels.complete, rep);

@@ -198,6 +198,8 @@ class Rebuilder {
     return Status::OK();
   }
 
+  // A ZIP member is copied to the archive path it has in the source ("DATA/<where>"): the
+  // writer checks that the source member has that name (write/rebuild_copy.h).
   Result<Sample> FileSample(const std::string& id, const std::string& gdal_path, const std::string& where) {
     if (auto sub = ParseVsiSubfile(gdal_path)) {
       TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, Reader(sub->root));

@@ -73,6 +73,7 @@ Status CheckCopiedMember(const Sample& sample, std::string_view before, uint32_t
   if (!before.empty()) header = zip::FindLocalHeader(before, size, {}, what);
   if (!header.ok() || !header->crc_known) header = zip::ReadLocalHeaderBefore(source, offset, size, what);
   if (!header.ok()) return header.status();
+  TACO_RETURN_IF_ERROR(zip::CheckMemberName(*header, zip::MemberName::Exact(member), offset, what));
   zip::MemberCheck check(*header, what);
   check.Combine(crc, size);
   return check.Finish();

@@ -11,6 +11,10 @@
 // of `before` (bytes that end where the data starts; see io::RangeRef::lead) or else read
 // from the source (one small read). Corruption "sample '<member>' (bytes a..b of <source>):
 // CRC-32 mismatch: stored 0x…, computed 0x…: the bytes are damaged"; OK for other samples.
+// The local header must also carry the name `member` (zip::CheckMemberName): samples made
+// with FromZipMember are copied to the archive path they have in their source (convert,
+// export, edit keep every id), so a metadata offset pointing at another sample's member is
+// refused instead of copied under the wrong id.
 #ifndef TACO_WRITE_REBUILD_COPY_H_
 #define TACO_WRITE_REBUILD_COPY_H_
 

@@ -59,6 +59,7 @@ Result<LocalHeaderInfo> FindLocalHeader(std::string_view window, uint64_t data_s
   const uint16_t method = LoadU16(h + 8);
   LocalHeaderInfo info;
   info.header_size = window.size() - found;
+  info.name.assign(window.substr(found + kLocalHeaderSize, LoadU16(h + 26)));
   info.crc32 = LoadU32(h + 14);
   uint64_t compressed = LoadU32(h + 18);
   uint64_t uncompressed = LoadU32(h + 22);
@@ -94,6 +95,31 @@ Result<LocalHeaderInfo> FindLocalHeader(std::string_view window, uint64_t data_s
   }
   info.size = data_size;
   return info;
+}
+
+bool MemberName::matches(std::string_view found) const {
+  switch (kind) {
+    case Kind::kNone:
+      return true;
+    case Kind::kExact:
+      return found == text;
+    case Kind::kLastPart:
+      return found.size() > text.size() && found.substr(found.size() - text.size()) == text &&
+             found[found.size() - text.size() - 1] == '/';
+  }
+  return false;
+}
+
+std::string MemberName::Describe() const {
+  if (kind == Kind::kLastPart) return "'.../" + text + "'";
+  return "'" + text + "'";
+}
+
+Status CheckMemberName(const LocalHeaderInfo& header, const MemberName& expected, uint64_t offset,
+                       const std::string& what) {
+  if (expected.matches(header.name)) return Status::OK();
+  return Status::Corruption(what + ": the ZIP member at offset " + std::to_string(offset) + " is '" + header.name +
+                            "', not the sample's " + expected.Describe() + " (a wrong internal:offset in the metadata)");
 }
 
 void MemberCheck::Update(std::string_view bytes) {
@@ -142,8 +168,40 @@ Result<LocalHeaderInfo> ReadLocalHeaderBefore(const RangeReader& zip, uint64_t o
   return info;
 }
 
+Result<LocalHeaderInfo> ReadNamedLocalHeader(const RangeReader& zip, uint64_t offset, uint64_t size,
+                                             const MemberName& expected, const std::string& what) {
+  if (expected.kind == MemberName::Kind::kExact && offset <= zip.size() && size <= zip.size() - offset) {
+    for (size_t extra : {size_t{0}, size_t{20}}) {
+      const size_t w = kLocalHeaderSize + expected.text.size() + extra;
+      if (w > offset) break;
+      TACO_ASSIGN_OR_RETURN(std::string window, zip.Read(offset - w, w));
+      Result<LocalHeaderInfo> info = FindLocalHeader(window, size, {}, what);
+      if (info.ok() && info->header_size == w && info->crc_known) return info;
+    }
+  }
+  return ReadLocalHeaderBefore(zip, offset, size, what);
+}
+
+Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
+                    const MemberName& expected, bool check_crc) {
+  TACO_ASSIGN_OR_RETURN(LocalHeaderInfo info, ReadNamedLocalHeader(zip, offset, size, expected, what));
+  TACO_RETURN_IF_ERROR(CheckMemberName(info, expected, offset, what));
+  if (!check_crc) return Status::OK();
+  constexpr uint64_t kPiece = uint64_t{4} << 20;
+  MemberCheck check(info, what);
+  std::string buf;
+  for (uint64_t done = 0; done < size;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kPiece, size - done));
+    buf.resize(n);
+    TACO_RETURN_IF_ERROR(zip.ReadAt(offset + done, n, buf.data()));
+    check.Update(buf);
+    done += n;
+  }
+  return check.Finish();
+}
+
 Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, uint64_t size,
-                                       const std::string& what) {
+                                       const std::string& what, const MemberName& expected, bool check_crc) {
   if (offset > zip.size() || size > zip.size() - offset) {
     return Status::Corruption(what + ": range (offset " + std::to_string(offset) + ", size " + std::to_string(size) +
                               ") is not inside " + zip.name() + " (" + std::to_string(zip.size()) + " bytes)");
@@ -156,9 +214,12 @@ Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, 
   Result<LocalHeaderInfo> info = FindLocalHeader(all.substr(0, w), size, all.substr(w + size), what);
   if (!info.ok() && w < offset) info = ReadLocalHeaderBefore(zip, offset, size, what);  // a long name
   if (!info.ok()) return info.status();
-  MemberCheck check(*info, what);
-  check.Update(all.substr(w, static_cast<size_t>(size)));
-  TACO_RETURN_IF_ERROR(check.Finish());
+  TACO_RETURN_IF_ERROR(CheckMemberName(*info, expected, offset, what));
+  if (check_crc) {
+    MemberCheck check(*info, what);
+    check.Update(all.substr(w, static_cast<size_t>(size)));
+    TACO_RETURN_IF_ERROR(check.Finish());
+  }
   buf.erase(0, w);
   buf.resize(static_cast<size_t>(size));
   return buf;

@@ -16,6 +16,13 @@
 //    window before the data and up to 24 bytes after it are read together with it), checked.
 //  * kLocalHeaderWindow bytes before the data are read: enough for archive paths of up to
 //    1 KiB; a longer path costs one more read of up to 128 KiB.
+//  * CheckMemberName(): the member found at a sample's offset must be the sample's own (issue
+//    29.6: a metadata offset pointing at another sample's member is refused, never served).
+//    MemberName says what the caller knows: the exact archive path ("DATA/tile_00/b.tif"),
+//    or only the last part (the sample's id) when its position in the tree is unknown, or
+//    nothing (legacy BLOB files have no member names). Corruption "<what>: the ZIP member at
+//    offset N is 'DATA/tile_01/b.tif', not the sample's 'DATA/tile_00/b.tif' (a wrong
+//    internal:offset in the metadata)".
 #ifndef TACO_ZIP_STORED_MEMBER_H_
 #define TACO_ZIP_STORED_MEMBER_H_
 
@@ -38,7 +45,25 @@ struct LocalHeaderInfo {
   uint64_t size = 0;
   size_t header_size = 0;   // 30 + name + extra
   bool crc_known = true;    // false: a data descriptor holds it and `trailer` was empty
+  std::string name;         // the member's archive path as its local header stores it
 };
+
+// The archive path a read expects at an offset (see CheckMemberName above).
+struct MemberName {
+  enum class Kind { kNone, kExact, kLastPart };
+  Kind kind = Kind::kNone;
+  std::string text;  // kExact: the whole archive path; kLastPart: the part after the last '/'
+
+  static MemberName None() { return {}; }
+  static MemberName Exact(std::string path) { return {Kind::kExact, std::move(path)}; }
+  static MemberName LastPart(std::string id) { return {Kind::kLastPart, std::move(id)}; }
+  bool matches(std::string_view found) const;
+  // "'DATA/a/b'" or "'…/b'" for messages.
+  std::string Describe() const;
+};
+
+Status CheckMemberName(const LocalHeaderInfo& header, const MemberName& expected, uint64_t offset,
+                       const std::string& what);
 
 // See the contract above. `trailer` may be empty (then a data descriptor cannot be read).
 Result<LocalHeaderInfo> FindLocalHeader(std::string_view window, uint64_t data_size, std::string_view trailer,
@@ -59,14 +84,27 @@ class MemberCheck {
   uint64_t seen_ = 0;
 };
 
-// The bytes [offset, offset+size) of a STORE member of `zip`, verified (see above).
+// The bytes [offset, offset+size) of a STORE member of `zip`, verified (see above): the
+// member's name against `expected`, and its CRC-32 unless `check_crc` is false.
 Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, uint64_t size,
-                                       const std::string& what);
+                                       const std::string& what, const MemberName& expected = MemberName::None(),
+                                       bool check_crc = true);
+
+// The member [offset, offset+size) of `zip` checked without keeping its bytes: its local
+// header's name against `expected`, then (check_crc) its CRC-32 over sequential reads of at
+// most 4 MiB. For the metadata members a dataset mounts in place (the level Parquet files).
+Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
+                    const MemberName& expected, bool check_crc);
 
 // The local header of the member whose data starts at `offset` (one or two small reads).
 Result<LocalHeaderInfo> ReadLocalHeaderBefore(const RangeReader& zip, uint64_t offset, uint64_t size,
                                               const std::string& what);
 
+// The same when the member's name is known exactly: reads exactly its header's bytes (30 +
+// name, then with a 20-byte ZIP64 extra field), so that nothing of the member before it is
+// read; otherwise (another name, a longer extra field, a data descriptor) as above.
+Result<LocalHeaderInfo> ReadNamedLocalHeader(const RangeReader& zip, uint64_t offset, uint64_t size,
+                                             const MemberName& expected, const std::string& what);
 }  // namespace taco::zip
 
 #endif  // TACO_ZIP_STORED_MEMBER_H_

@@ -10,6 +10,7 @@
 
 #include "support/paths.h"
 #include "taco/dataset.h"
+#include "zip/crc32.h"
 
 namespace taco::reliability {
 
@@ -21,6 +22,24 @@ inline void CopyWithByte(const std::string& src, const std::string& dst, uint64_
   ASSERT_LT(offset, bytes.size());
   bytes[offset] = static_cast<char>(value);
   testing::WriteFile(dst, bytes);
+}
+
+// Rewrites the CRC-32 in the local header of member `name` of the ZIP at `path` to match its
+// (mutated) data, so that a test reaches the parser behind the CRC check (the central
+// directory's copy is left alone: readers use the local header).
+inline void RefreshLocalCrc(const std::string& path, const std::string& name) {
+  std::string bytes = testing::ReadFile(path);
+  auto u16 = [&](size_t at) { return static_cast<uint32_t>(static_cast<unsigned char>(bytes[at]) | (static_cast<unsigned char>(bytes[at + 1]) << 8)); };
+  for (size_t p = bytes.find("PK\x03\x04"); p != std::string::npos; p = bytes.find("PK\x03\x04", p + 1)) {
+    const size_t n = u16(p + 26), extra = u16(p + 28);
+    if (n != name.size() || bytes.compare(p + 30, n, name) != 0) continue;
+    const uint32_t size = u16(p + 18) | (u16(p + 20) << 16);
+    const uint32_t crc = zip::Crc32(0, bytes.data() + p + 30 + n + extra, size);
+    for (int k = 0; k < 4; ++k) bytes[p + 14 + k] = static_cast<char>((crc >> (8 * k)) & 0xff);
+    testing::WriteFile(path, bytes);
+    return;
+  }
+  ADD_FAILURE() << "no member " << name << " in " << path;
 }
 
 // A small nested ZIP (3 FOLDER samples a, b, c of 2 FILEs x.bin, y.bin) written by `taco
