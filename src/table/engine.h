@@ -94,7 +94,7 @@ class Engine {
   // an InvalidArgument "SQL \"<sql or error label>\": refused: <KEYWORD> statement ...",
   // without running anything. Parse errors as ParseStatements().
   Status CheckReadOnly(const std::string& sql);
-  // All rows of a query, typed (see the mapping above).
+  // All rows of a query, typed (mapping above); over util/memory_budget.h: NotSupported.
   Result<Table> Query(const std::string& sql);
   // All rows of a query as a self-contained Arrow C stream (table/arrow_stream.h): DuckDB's
   // own Arrow types (VARCHAR→utf8, BLOB→binary, TIMESTAMP→timestamp[us], LIST→list, ...),
