@@ -61,6 +61,12 @@ Result<std::vector<std::string>> Create(const Taco& taco, const std::string& out
 // temporaries stay until the next write of the same output name removes them.
 void RemoveTemporaryOutputsOnSignals();
 
+// The same for a host that runs its own threads and signal handling (the Python module calls
+// it before its first write): SIGTERM and SIGHUP, where they have their default action, first
+// remove the temporaries, then end the process as the signal would. Any thread may call it;
+// handlers already installed by the host are kept. Idempotent.
+void RemoveTemporaryOutputsOnTerminationSignals();
+
 // "4GB", "512MB", "1.5G", "100k", "123" (bytes). Units B, K/KB, M/MB, G/GB, T/TB, powers of
 // 1024, case-insensitive, decimals allowed. InvalidArgument on anything else.
 Result<uint64_t> ParseSize(std::string_view text);

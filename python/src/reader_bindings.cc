@@ -288,6 +288,7 @@ void BindReader(nb::module_& m) {
         ExportOptions options;
         options.format = FormatByName(format);
         options.subset_date = subset_date;
+        RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
         return WithDataset(h, [&](Dataset& ds) { return Take(Export(ds, output, options)); });
       }, nb::arg("output"), nb::arg("format"), nb::arg("subset_date"))
       .def("info_json", [](DatasetHandle& h) {

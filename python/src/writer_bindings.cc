@@ -237,6 +237,7 @@ void BindWriter(nb::module_& m) {
     if (split_size) o.split_size = *split_size;
     o.group_by = std::move(group_by);
     o.consolidate = consolidate;
+    RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
     nb::gil_scoped_release release;
     return Take(Create(taco, output, o));
   }, nb::arg("taco"), nb::arg("output"), nb::arg("format"), nb::arg("split_size").none(), nb::arg("group_by"),
@@ -248,6 +249,7 @@ void BindWriter(nb::module_& m) {
     o.output_dir = output_dir;
     o.single_file = single_file;
     o.align_schemas = align_schemas;
+    RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
     nb::gil_scoped_release release;
     return Take(CreateTacocat(inputs, o));
   }, nb::arg("inputs"), nb::arg("output_dir"), nb::arg("single_file"), nb::arg("align_schemas"));
@@ -256,6 +258,7 @@ void BindWriter(nb::module_& m) {
     TacollectionOptions o;
     o.validate_pit = validate_pit;
     o.validate_fields = validate_fields;
+    RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
     nb::gil_scoped_release release;
     if (output.empty()) return Take(BuildTacollection(inputs, o)).dump();
     Check(CreateTacollection(inputs, output, o));
@@ -264,6 +267,7 @@ void BindWriter(nb::module_& m) {
   m.def("convert", [](const std::string& input, const std::string& output, const std::string& format) {
     ConvertOptions o;
     o.format = FormatByName(format);
+    RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
     nb::gil_scoped_release release;
     return Take(Convert(input, output, o));
   }, nb::arg("input"), nb::arg("output"), nb::arg("format"));

@@ -290,7 +290,69 @@ void InstallTemporaryOutputCleanup() {
   });
 }
 
+namespace {
+
+// The write end of the pipe OnTerminatingSignal writes the signal number to (-1: none).
+int g_signal_pipe[2] = {-1, -1};
+
+void OnTerminatingSignal(int sig) {
+  const int saved = errno;
+  const unsigned char byte = static_cast<unsigned char>(sig);
+  ssize_t written = ::write(g_signal_pipe[1], &byte, 1);  // async-signal-safe
+  (void)written;
+  errno = saved;
+}
+
+// In a forked child the watcher thread does not exist: the default action comes back.
+void ResetHandlersInChild() {
+  for (int sig : {SIGTERM, SIGHUP}) {
+    struct sigaction current {};
+    if (sigaction(sig, nullptr, &current) == 0 && current.sa_handler == OnTerminatingSignal) {
+      std::signal(sig, SIG_DFL);
+    }
+  }
+}
+
+}  // namespace
+
+void InstallTemporaryOutputCleanupHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (::pipe2(g_signal_pipe, O_CLOEXEC) != 0) return;
+    std::thread([] {
+      unsigned char byte = 0;
+      while (::read(g_signal_pipe[0], &byte, 1) != 1) {
+        if (errno != EINTR) return;
+      }
+      const int sig = byte;
+      RegistryMutex().lock();  // held until the process is gone, as above
+      RemoveTemporaryOutputsLocked();
+      std::signal(sig, SIG_DFL);
+      sigset_t one;
+      sigemptyset(&one);
+      sigaddset(&one, sig);
+      pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+      ::kill(::getpid(), sig);  // the default action ends the process
+      ::pause();
+      ::_exit(128 + sig);
+    }).detach();
+    pthread_atfork(nullptr, nullptr, ResetHandlersInChild);
+    for (int sig : {SIGTERM, SIGHUP}) {
+      struct sigaction current {};
+      if (sigaction(sig, nullptr, &current) != 0) continue;
+      // A handler the host installed (or an ignored signal) stays as it is.
+      if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;
+      struct sigaction action {};
+      action.sa_handler = OnTerminatingSignal;
+      sigemptyset(&action.sa_mask);
+      action.sa_flags = SA_RESTART;
+      sigaction(sig, &action, nullptr);
+    }
+  });
+}
+
 // taco/writer.h
 void RemoveTemporaryOutputsOnSignals() { InstallTemporaryOutputCleanup(); }
+void RemoveTemporaryOutputsOnTerminationSignals() { InstallTemporaryOutputCleanupHandlers(); }
 
 }  // namespace taco

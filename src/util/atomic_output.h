@@ -76,6 +76,14 @@ size_t RemoveTemporaryOutputs();
 // by it (exit status 128 + signal in a shell). Idempotent.
 void InstallTemporaryOutputCleanup();
 
+// For hosts that cannot block signals in every thread (the Python module): where SIGTERM
+// and SIGHUP have their default action, installs a handler that hands the signal to a
+// watcher thread (through a pipe: the handler only write()s), which removes every temporary,
+// restores the default action and re-sends the signal, so the process ends as if killed by
+// it. Handlers the host installed are left alone; SIGINT is left to the host. A forked child
+// gets the default actions back (it has no watcher thread). Idempotent.
+void InstallTemporaryOutputCleanupHandlers();
+
 // "<pid>-<host>-" for the temporaries of this process (tests).
 std::string TemporaryOwnerTag();
 

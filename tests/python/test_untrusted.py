@@ -5,9 +5,11 @@ fails instead of hanging."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -204,3 +206,36 @@ def test_validate_refuses_links_out_of_a_folder(tmp_path, taco_cli, member):
     (out / member).symlink_to(out / "METADATA" / ".." / "inside")
     (out / "inside").write_bytes(outside.read_bytes())
     assert "outside-link" not in taco_cli("validate", out).stdout
+
+
+# ---- A SIGTERMed Python writer leaves no temporary output (issue 29 item 9) -----------------
+
+def test_sigterm_during_a_python_write_leaves_no_temporary(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    block = b"\x5a" * (4 << 20)
+    for i in range(48):  # 192 MiB: a write that lasts long enough to be interrupted
+        (src / f"s{i:03d}.bin").write_bytes(block)
+    out = tmp_path / "out" / "big.tacozip"
+    code = textwrap.dedent(f"""
+        import taco_cpp
+        taco = taco_cpp.from_directory({str(src)!r}, {COLLECTION!r})
+        taco_cpp.create(taco, {str(out)!r})
+    """)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    temporaries = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.parent.exists():
+            temporaries = [p for p in out.parent.iterdir() if p.name.startswith(".big.tacozip.tmp-")]
+            if temporaries and temporaries[0].stat().st_size > (8 << 20):
+                break
+        time.sleep(0.01)
+    assert proc.poll() is None and temporaries, "the write ended before it could be interrupted"
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGTERM, proc.stderr.read().decode()
+    assert not out.exists()
+    left = list(out.parent.iterdir()) if out.parent.exists() else []
+    assert left == [], left
