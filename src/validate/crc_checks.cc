@@ -93,6 +93,17 @@ void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep,
       rep.Add("member-crc", e->name + " local header", "CRC-32 " + Hex32(local_crc),
               Hex32(e->crc32) + " as in the central directory and the data");
     }
+    // The sizes too (0xFFFFFFFF: they are in the ZIP64 extra field, checked by the reader).
+    const uint32_t local_sizes[2] = {zip::LoadU32(lfh.data() + 18), zip::LoadU32(lfh.data() + 22)};
+    const uint64_t central_sizes[2] = {e->compressed_size, e->uncompressed_size};
+    const char* const kSizeNames[2] = {"compressed size ", "uncompressed size "};
+    for (int k = 0; k < 2 && !(flags & kFlagDataDescriptor); ++k) {
+      if (local_sizes[k] != 0xFFFFFFFFu && local_sizes[k] != central_sizes[k]) {
+        rep.Add("member-crc", e->name + " local header", kSizeNames[k] + std::to_string(local_sizes[k]),
+                std::to_string(central_sizes[k]) + " as in the central directory");
+        break;
+      }
+    }
   }
   if (progress) progress(done, total);
 }

@@ -143,3 +143,19 @@ def test_a_bit_flip_in_a_folder_level_page_fails_load_and_validate(flat_zip, tmp
             taco_cpp.load(folder).sql("SELECT * FROM data").data
     v = taco_cli("validate", folder)
     assert v.returncode == 1 and "parquet-crc  METADATA/level0.parquet" in v.stdout
+
+
+def test_validate_reports_a_local_header_size_that_disagrees(flat_zip, tmp_path, taco_cli):
+    # A local header whose compressed size is not the central directory's (found by the
+    # mutation campaign: validate called such a file valid).
+    data = bytearray(flat_zip.read_bytes())
+    start, _ = _member_block(bytes(data), "DATA/tile_01")
+    size = struct.unpack_from("<I", data, start + 18)[0]
+    struct.pack_into("<I", data, start + 18, size + 1)
+    bad = tmp_path / "bad_size.tacozip"
+    bad.write_bytes(bytes(data))
+    r = taco_cli("validate", bad)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "DATA/tile_01 local header" in r.stdout and f"compressed size {size + 1}" in r.stdout, r.stdout
+    report = taco_cpp.validate(bad)
+    assert any(v["where"] == "DATA/tile_01 local header" for v in report.violations), report.violations
