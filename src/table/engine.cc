@@ -491,16 +491,18 @@ struct Engine::Impl {
     return Error(sql, error.Type(), error.Message());
   }
 
+  // Logs a statement and its time at debug level when it goes out of scope.
+  struct SqlLogLine {
+    const std::string& sql;
+    std::chrono::steady_clock::time_point start;
+    ~SqlLogLine() {
+      if (LogEnabled(LogLevel::kDebug)) Log(LogLevel::kDebug, "sql (" + ElapsedText(start) + "): " + Abbreviate(sql));
+    }
+  };
+
   // Runs `sql`; returns the result of its last statement or the first error.
   Result<duckdb::unique_ptr<duckdb::MaterializedQueryResult>> Run(const std::string& sql) {
-    const auto start = std::chrono::steady_clock::now();
-    struct LogLine {
-      const std::string& sql;
-      std::chrono::steady_clock::time_point start;
-      ~LogLine() {
-        if (LogEnabled(LogLevel::kDebug)) Log(LogLevel::kDebug, "sql (" + ElapsedText(start) + "): " + Abbreviate(sql));
-      }
-    } log_line{sql, start};
+    SqlLogLine log_line{sql, std::chrono::steady_clock::now()};
     try {
       duckdb::unique_ptr<duckdb::MaterializedQueryResult> result = con->Query(sql);
       for (duckdb::QueryResult* r = result.get(); r != nullptr; r = r->next.get()) {
@@ -520,14 +522,7 @@ struct Engine::Impl {
   // Runs `sql` with its last statement's rows streamed (fetched chunk by chunk; errors while
   // fetching show in the result's HasError()); the statements before it run to completion.
   Result<duckdb::unique_ptr<duckdb::QueryResult>> RunStreaming(const std::string& sql) {
-    const auto start = std::chrono::steady_clock::now();
-    struct LogLine {
-      const std::string& sql;
-      std::chrono::steady_clock::time_point start;
-      ~LogLine() {
-        if (LogEnabled(LogLevel::kDebug)) Log(LogLevel::kDebug, "sql (" + ElapsedText(start) + "): " + Abbreviate(sql));
-      }
-    } log_line{sql, start};
+    SqlLogLine log_line{sql, std::chrono::steady_clock::now()};
     try {
       duckdb::unique_ptr<duckdb::QueryResult> result = con->SendQuery(sql);
       for (duckdb::QueryResult* r = result.get(); r != nullptr; r = r->next.get()) {

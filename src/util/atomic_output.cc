@@ -265,6 +265,21 @@ size_t RemoveTemporaryOutputs() {
   return Registry().size();
 }
 
+// On a signal's watcher thread: removes every temporary, then ends the process by `sig`'s
+// default action. The registry lock is held until the process is gone, so no Commit() can
+// run after the cleanup.
+[[noreturn]] static void RemoveTemporariesAndDie(int sig) {
+  RegistryMutex().lock();
+  RemoveTemporaryOutputsLocked();
+  std::signal(sig, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+  ::raise(sig);        // the default action ends the process
+  ::_exit(128 + sig);  // not reached
+}
+
 void InstallTemporaryOutputCleanup() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -276,16 +291,7 @@ void InstallTemporaryOutputCleanup() {
       int sig = 0;
       while (sigwait(&set, &sig) != 0) {
       }
-      // Held until the process is gone: no Commit() can run after the cleanup.
-      RegistryMutex().lock();
-      RemoveTemporaryOutputsLocked();
-      std::signal(sig, SIG_DFL);
-      sigset_t one;
-      sigemptyset(&one);
-      sigaddset(&one, sig);
-      pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
-      ::raise(sig);
-      ::_exit(128 + sig);  // not reached: the default action ends the process
+      RemoveTemporariesAndDie(sig);
     }).detach();
   });
 }
@@ -324,17 +330,7 @@ void InstallTemporaryOutputCleanupHandlers() {
       while (::read(g_signal_pipe[0], &byte, 1) != 1) {
         if (errno != EINTR) return;
       }
-      const int sig = byte;
-      RegistryMutex().lock();  // held until the process is gone, as above
-      RemoveTemporaryOutputsLocked();
-      std::signal(sig, SIG_DFL);
-      sigset_t one;
-      sigemptyset(&one);
-      sigaddset(&one, sig);
-      pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
-      ::kill(::getpid(), sig);  // the default action ends the process
-      ::pause();
-      ::_exit(128 + sig);
+      RemoveTemporariesAndDie(byte);
     }).detach();
     pthread_atfork(nullptr, nullptr, ResetHandlersInChild);
     for (int sig : {SIGTERM, SIGHUP}) {
