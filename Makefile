@@ -20,7 +20,7 @@ FUZZ_TARGETS ?=
 CMAKE_FLAGS ?=
 VENV_PYTHON := .venv/bin/python
 
-.PHONY: all build deps demo test test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers
+.PHONY: all build deps demo test test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers fixtures
 
 all: build
 
@@ -47,6 +47,12 @@ test: build peers-venv
 
 peers-venv:
 	@bash scripts/peers_venv.sh
+
+# The upstream fixtures in $(BUILD)/fixtures/upstream, written by the pinned tacotoolbox (ctest
+# writes them too, as its first step: test upstream_fixtures). Needed by make bench and
+# docs-screenshots.
+fixtures: peers-venv
+	@bash scripts/upstream_fixtures.sh $(BUILD)/fixtures/upstream
 
 bench-peers: build peers-venv
 	.venv-peers/bin/python bench/peers/peers_bench.py --build $(BUILD) --out $(BUILD)/bench
@@ -82,14 +88,14 @@ fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
 	bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-bench: build
+bench: build fixtures
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/python_bench.py"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco
 	@echo "== bench/torch_bench.py (DataLoader samples/s; data generated once in $(BUILD)/bench/torch_data)"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/torch_bench.py --out $(BUILD)/bench
 
-docs-screenshots: build
+docs-screenshots: build fixtures
 	bash scripts/docs_screenshots.sh $(BUILD)
 
 clean:

@@ -37,9 +37,7 @@ namespace fs = std::filesystem;
 std::string BenchZip() {
   if (const char* env = std::getenv("TACO_BENCH_ZIP")) return env;
   if (const char* env = std::getenv("TACO_FIXTURES")) return std::string(env) + "/zip/nested/nested.tacozip";
-  return fs::weakly_canonical(fs::path(__FILE__).parent_path() /
-                              "../../shared/fixtures/upstream/zip/nested/nested.tacozip")
-      .string();
+  return TACO_UPSTREAM_FIXTURES "/zip/nested/nested.tacozip";  // `make fixtures` writes it
 }
 
 int FreePort() {

@@ -9,7 +9,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$here/build}"
 taco="$build/taco"
-fixtures="${TACO_FIXTURES:-$here/../shared/fixtures/upstream}"
+fixtures="${TACO_FIXTURES:-$build/fixtures/upstream}"  # `make fixtures` writes it
 out="$here/docs/screenshots"
 [ -x "$taco" ] || { echo "docs-screenshots: $taco not built" >&2; exit 2; }
 tmp="$(mktemp -d)"

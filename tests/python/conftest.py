@@ -2,7 +2,8 @@
 
 Run by ctest (python/CMakeLists.txt sets PYTHONPATH to the build's package and TACO_CLI to
 the build's `taco`), or by hand: `.venv/bin/python -m pytest tests/python` after `make`.
-Upstream fixtures: ../shared/fixtures/upstream beside the checkout (TACO_FIXTURES overrides).
+Upstream fixtures: build/fixtures/upstream, written by the ctest fixture step
+`upstream_fixtures` (scripts/upstream_fixtures.sh; TACO_FIXTURES overrides, ctest sets it).
 """
 
 import json
@@ -18,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _fixtures() -> Path:
     env = os.environ.get("TACO_FIXTURES")
-    return Path(env) if env else REPO.parent / "shared" / "fixtures" / "upstream"
+    return Path(env) if env else REPO / "build" / "fixtures" / "upstream"
 
 
 FIXTURES = _fixtures()

@@ -16,7 +16,7 @@ namespace taco::testing {
 
 std::string UpstreamFixtures() {
   if (const char* env = std::getenv("TACO_FIXTURES")) return env;
-  return fs::weakly_canonical(fs::path(TACO_SOURCE_DIR) / ".." / "shared" / "fixtures" / "upstream").string();
+  return TACO_UPSTREAM_FIXTURES;
 }
 
 TempDir::TempDir() {

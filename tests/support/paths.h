@@ -6,7 +6,7 @@
 
 namespace taco::testing {
 
-// ../shared/fixtures/upstream beside the checkout (TACO_FIXTURES overrides).
+// BUILD/fixtures/upstream, written by ctest's upstream_fixtures step; TACO_FIXTURES overrides.
 std::string UpstreamFixtures();
 
 // A fresh directory under the system temp dir, removed (recursively) on destruction.
