@@ -20,7 +20,7 @@ FUZZ_TARGETS ?=
 CMAKE_FLAGS ?=
 VENV_PYTHON := .venv/bin/python
 
-.PHONY: all build deps demo test test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers fixtures
+.PHONY: all build deps demo test test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers fixtures format format-check lint
 
 all: build
 
@@ -87,6 +87,18 @@ fuzz-deps:
 fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
 	bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# C++ formatting (.clang-format, clang-format 14 from Debian): format-check lists the files that
+# differ, format rewrites them. lint: ruff over the Python layer and the layer include check.
+format-check:
+	@bash scripts/format-check
+
+format:
+	@bash scripts/format-check --fix
+
+lint: deps
+	.venv/bin/python -m ruff check
+	python3 scripts/check_layers.py
 
 bench: build fixtures
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done

@@ -25,6 +25,8 @@ apt_packages=(
   libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   unzip zip curl libcurl4-gnutls-dev ca-certificates python3-gdal python3-numpy nginx-light
+  # scripts/format-check (make format-check / make format): clang-format 14
+  clang-format
   # taco publish tests: headless browser, XSD validation; the Python venv (taco_cpp, tests)
   chromium libxml2-utils python3-venv python3-pip python3-dev
   # taco_cpp.torch: PyTorch 1.13 CPU from Debian (PyPI's default wheel pulls GBs of CUDA)

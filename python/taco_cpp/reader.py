@@ -10,7 +10,7 @@ the child on first use).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from . import _native
 from ._arrow import table_from_capsule

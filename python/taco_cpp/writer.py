@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import _native
