@@ -185,6 +185,11 @@ def nested_taco():
 def write_all(out: pathlib.Path) -> None:
     import tacotoolbox
 
+    # The writer stores each payload's file mode (from the temporary file it makes) in the ZIP's
+    # external attributes: a fixed umask keeps the bytes the same on every machine (0664, as
+    # in tacoreader's fixtures).
+    os.umask(0o002)
+
     for name, make in (("flat", flat_taco), ("nested", nested_taco)):
         tacotoolbox.create(make(), out / "zip" / name / f"{name}.tacozip", output_format="zip", split_size=None)
         tacotoolbox.create(make(), out / "folder" / name, output_format="folder", split_size=None)

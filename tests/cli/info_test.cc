@@ -31,7 +31,7 @@ TEST(InfoCommand, FlatZipHeaderAndLevel0) {
   EXPECT_EQ(j["header"][0]["offset"], 490);
   EXPECT_EQ(j["header"][0]["length"], 5703);
   EXPECT_EQ(j["header"][1]["offset"], 6238);
-  EXPECT_EQ(j["header"][1]["length"], 2451);
+  EXPECT_EQ(j["header"][1]["length"], 2486);  // COLLECTION.json of tacotoolbox 0.26.9
   ASSERT_EQ(j["levels"].size(), 1u);
   EXPECT_EQ(j["levels"][0]["level"], 0);
   EXPECT_EQ(j["levels"][0]["rows"], 5);
@@ -55,7 +55,7 @@ TEST(InfoCommand, NestedZipHasThreeHeaderEntriesAndTwoLevels) {
   ASSERT_EQ(j["header"].size(), 3u);
   EXPECT_EQ(j["header"][0]["offset"], 14823);
   EXPECT_EQ(j["header"][1]["offset"], 18354);
-  EXPECT_EQ(j["header"][2]["length"], 4180);
+  EXPECT_EQ(j["header"][2]["length"], 4230);  // COLLECTION.json of tacotoolbox 0.26.9
   ASSERT_EQ(j["levels"].size(), 2u);
   EXPECT_EQ(j["levels"][0]["rows"], 3);
   EXPECT_EQ(j["levels"][1]["rows"], 9);
@@ -83,7 +83,7 @@ TEST(InfoCommand, HumanOutputNamesFormatAndLevels) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("format:        zip"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("level 1:       9 rows"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("offset 24694, length 4180  COLLECTION.json"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("offset 24694, length 4230  COLLECTION.json"), std::string::npos) << r.out;
 }
 
 TEST(InfoCommand, PitPatternsBelowLevelOneNameTheirParentPosition) {

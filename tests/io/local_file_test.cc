@@ -55,13 +55,13 @@ TEST(LocalFileTest, ReadPastEndIsCorruption) {
   auto reader = OpenLocalFile(path);
   ASSERT_TRUE(reader.ok());
   char buf[16];
-  Status s = (*reader)->ReadAt(9190, 16, buf);
+  Status s = (*reader)->ReadAt(9225, 16, buf);
   EXPECT_EQ(s.code(), StatusCode::kCorruption);
-  EXPECT_EQ(s.message(), path + ": read of 16 bytes at offset 9190 is past the end (size 9193)");
+  EXPECT_EQ(s.message(), path + ": read of 16 bytes at offset 9225 is past the end (size 9228)");
   // Huge lengths and offsets do not overflow into "inside".
   EXPECT_EQ((*reader)->ReadAt(UINT64_MAX - 4, 8, buf).code(), StatusCode::kCorruption);
   EXPECT_EQ((*reader)->Read(8, SIZE_MAX).status().code(), StatusCode::kCorruption);
-  EXPECT_EQ((*reader)->Read(9194, 0).status().code(), StatusCode::kCorruption);
+  EXPECT_EQ((*reader)->Read(9229, 0).status().code(), StatusCode::kCorruption);
 }
 
 TEST(LocalFileTest, EmptyFile) {

@@ -80,7 +80,7 @@ TEST(VsiFileTest, PlainLocalPath) {
   const std::string path = FlatZip();
   auto reader = OpenVsiFile(path);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  EXPECT_EQ((*reader)->size(), 9193u);
+  EXPECT_EQ((*reader)->size(), 9228u);
   EXPECT_EQ((*reader)->name(), path);
   EXPECT_EQ(*(*reader)->Read(200, 16), "content_valencia");
   EXPECT_EQ(*(*reader)->ReadAll(), testing::ReadFile(path));

@@ -1,7 +1,6 @@
 """The reader API of taco_cpp on the upstream fixtures (FORMAT §9.5 acceptance checks)."""
 
 import datetime as dt
-import json
 
 import numpy as np
 import pyarrow as pa
@@ -25,7 +24,9 @@ def test_version_and_load_attributes():
     assert isinstance(ds.collection, dict) and "taco:pit_schema" in ds.collection
     assert ds.pit_schema.max_depth() == 0
     assert ds.pit_schema.root == {"n": 5, "type": "FILE"}
-    assert ds.extent["spatial"] == [-77.0, -12.0, 139.7, 48.85]
+    # as tacotoolbox 0.26.9 wrote it: of the centroids east and west of Greenwich it keeps the
+    # group with the wider span (an antimeridian rule), here the eastern one
+    assert ds.extent["spatial"] == [2.35, -12.0, 139.7, 48.85]
     assert ds.extent["temporal"] == ["2023-01-01T00:00:00Z", "2023-05-01T00:00:00Z"]
     assert len(ds) == 5
     assert taco_cpp.load(FLAT_FOLDER).format == "folder"

@@ -462,7 +462,7 @@ TEST_F(RemoteTest, TimeoutsAreRetriedThenFailClearly) {
 }
 
 TEST_F(RemoteTest, IgnoredRangeAndShortBodiesAreNeverReadAsData) {
-  // nested.tacozip (29926 bytes) is larger than the 16 KiB asked at open.
+  // nested.tacozip (29976 bytes) is larger than the 16 KiB asked at open.
   for (const std::string mode : {"norange", "truncated", "short"}) {
     SCOPED_TRACE(mode);
     const std::string url = e->FaultUrl(mode, "zip/nested/nested.tacozip");

@@ -39,7 +39,7 @@ TEST_F(RemoteTest, VerboseShowsEveryRequestWithRangeStatusBytesAndTime) {
   const std::string url = e->Url("zip/nested/nested.tacozip");
   CommandResult r = RunTaco("--no-cache -v info " + ShellQuote(url));
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  // nested.tacozip (29926 bytes): the first 16 KiB, then the metadata members.
+  // nested.tacozip (29976 bytes): the first 16 KiB, then the metadata members.
   EXPECT_NE(r.err.find("] GET " + url + " bytes 0-16383: HTTP 206, 16384 bytes, "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("] opened " + url + ": zip, 2 levels, "), std::string::npos) << r.err;
   size_t gets = 0;

@@ -50,7 +50,7 @@ TEST(ZipReaderTest, FlatFixture) {
                                        {"DATA/sample_3", 326, 369, 13},
                                        {"DATA/sample_4", 382, 425, 12},
                                        {"METADATA/level0.parquet", 437, 490, 5703},
-                                       {"COLLECTION.json", 6193, 6238, 2451}};
+                                       {"COLLECTION.json", 6193, 6238, 2486}};
   ASSERT_EQ(entries->size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
     const ZipEntry& e = (*entries)[i];
@@ -155,31 +155,31 @@ TEST(ZipReaderTest, TruncatedArchive) {
 
 TEST(ZipReaderTest, DirectoryOutsideFile) {
   std::string file = ReadFile(FlatPath());
-  StoreU32(file.data() + 9171 + 16, 9000);  // CD offset: 9000 + 482 > EOCD at 9171
+  StoreU32(file.data() + 9206 + 16, 9000);  // CD offset: 9000 + 482 > EOCD at 9206
   EXPECT_EQ(
       ErrorOf(file),
-      "bad.zip: central directory (offset 9000, size 482) extends past its end record at 9171");
+      "bad.zip: central directory (offset 9000, size 482) extends past its end record at 9206");
 }
 
 TEST(ZipReaderTest, TooManyEntries) {
   std::string file = ReadFile(FlatPath());
-  StoreU16(file.data() + 9171 + 8, 20);
-  StoreU16(file.data() + 9171 + 10, 20);
+  StoreU16(file.data() + 9206 + 8, 20);
+  StoreU16(file.data() + 9206 + 10, 20);
   EXPECT_EQ(ErrorOf(file), "bad.zip: central directory of 482 bytes cannot hold 20 entries");
-  StoreU16(file.data() + 9171 + 8, 7);
-  StoreU16(file.data() + 9171 + 10, 7);
+  StoreU16(file.data() + 9206 + 8, 7);
+  StoreU16(file.data() + 9206 + 10, 7);
   EXPECT_NE(ErrorOf(file).find("bytes after its last entry"), std::string::npos);
 }
 
 TEST(ZipReaderTest, BadCentralSignature) {
   std::string file = ReadFile(FlatPath());
-  file[8689 + 1] = 'X';
-  EXPECT_EQ(ErrorOf(file), "bad.zip: central directory entry 0: bad signature at offset 8689");
+  file[8724 + 1] = 'X';
+  EXPECT_EQ(ErrorOf(file), "bad.zip: central directory entry 0: bad signature at offset 8724");
 }
 
 TEST(ZipReaderTest, MissingZip64Extra) {
   std::string file = ReadFile(FlatPath());
-  StoreU32(file.data() + 8689 + 20, kMax32);  // TACO_HEADER compressed size → "see ZIP64"
+  StoreU32(file.data() + 8724 + 20, kMax32);  // TACO_HEADER compressed size → "see ZIP64"
   EXPECT_EQ(ErrorOf(file),
             "bad.zip: central directory entry 0 (\"TACO_HEADER\"): sizes or offset need a ZIP64 "
             "extra field, none found");
@@ -187,8 +187,8 @@ TEST(ZipReaderTest, MissingZip64Extra) {
 
 TEST(ZipReaderTest, LocalHeaderOffsetPastDirectory) {
   std::string file = ReadFile(FlatPath());
-  StoreU32(file.data() + 8689 + 42, 8680);
-  EXPECT_NE(ErrorOf(file).find("local header offset 8680 is not before the central directory"),
+  StoreU32(file.data() + 8724 + 42, 8715);
+  EXPECT_NE(ErrorOf(file).find("local header offset 8715 is not before the central directory"),
             std::string::npos);
 }
 
@@ -210,15 +210,15 @@ TEST(ZipReaderTest, DataRunsIntoDirectory) {
   // COLLECTION.json's CDH is the last of 8; grow its size in the CD by one byte.
   const auto entries = ReadBytes(file);
   ASSERT_TRUE(entries.ok());
-  size_t p = 8689;
+  size_t p = 8724;
   for (int i = 0; i < 7; ++i) {
     p += kCentralHeaderSize + LoadU16(file.data() + p + 28) + LoadU16(file.data() + p + 30) +
          LoadU16(file.data() + p + 32);
   }
-  StoreU32(file.data() + p + 20, 2452);
+  StoreU32(file.data() + p + 20, 2487);
   EXPECT_EQ(ErrorOf(file),
-            "bad.zip: local header of \"COLLECTION.json\" at offset 6193: data (2452 bytes) runs "
-            "into the central directory at 8689");
+            "bad.zip: local header of \"COLLECTION.json\" at offset 6193: data (2487 bytes) runs "
+            "into the central directory at 8724");
 }
 
 }  // namespace
