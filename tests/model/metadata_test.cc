@@ -183,12 +183,16 @@ TEST(PitSchemaTest, UpstreamFixtures) {
   for (int i = 0; i < 5; ++i) flat.push_back(FileSample(testing::Name("sample_", i)));
   Result<model::LevelTables> r = model::BuildLevelTables(testing::MakeTaco(testing::MakeTortilla(std::move(flat))));
   ASSERT_TRUE(r.ok());
+  // tacotoolbox 0.26 adds a pit `shape` array (its virtual padding) that we do not write
+  // (tests/interop/test_matrix.py test_collection_and_pit); the rest must be the same.
   ordered_json fixture = ReadJson(testing::UpstreamFixtures() + "/folder/flat/COLLECTION.json");
+  fixture["taco:pit_schema"].erase("shape");
   EXPECT_EQ(model::PitSchema(r->levels), fixture["taco:pit_schema"]);
 
   Result<model::LevelTables> nested = model::BuildLevelTables(NestedLike());
   ASSERT_TRUE(nested.ok());
   ordered_json nested_fixture = ReadJson(testing::UpstreamFixtures() + "/folder/nested/COLLECTION.json");
+  nested_fixture["taco:pit_schema"].erase("shape");
   EXPECT_EQ(model::PitSchema(nested->levels), nested_fixture["taco:pit_schema"]);
 }
 

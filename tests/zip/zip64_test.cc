@@ -15,6 +15,7 @@
 #include "zip/zip_reader.h"
 #include "zip/zip_writer.h"
 #include "zip_test_util.h"
+#include "support/status_assert.h"
 
 namespace taco::zip {
 namespace {
@@ -44,10 +45,10 @@ TEST(Zip64Test, SmallArchiveHasNoZip64Records) {
   TempDir dir;
   const std::string zip = dir / "small.zip";
   auto w = ZipWriter::Create(zip);
-  ASSERT_TRUE(w.ok());
-  ASSERT_TRUE((*w)->BeginTacoHeader().ok());
-  for (int i = 0; i < 100; ++i) ASSERT_TRUE((*w)->AddBytes("DATA/" + std::to_string(i), "x").ok());
-  ASSERT_TRUE((*w)->Finish().ok());
+  ASSERT_OK(w);
+  ASSERT_OK((*w)->BeginTacoHeader());
+  for (int i = 0; i < 100; ++i) ASSERT_OK((*w)->AddBytes("DATA/" + std::to_string(i), "x"));
+  ASSERT_OK((*w)->Finish());
   uint64_t size = 0;
   const std::string tail = Tail(zip, &size);
   EXPECT_EQ(U32At(tail, kZip64LocatorSize), kEocdSignature);
@@ -72,18 +73,18 @@ TEST(Zip64Test, SparseMemberOver4GiB) {
   }
   const std::string zip = dir / "big.tacozip";
   auto w = ZipWriter::Create(zip);
-  ASSERT_TRUE(w.ok());
-  ASSERT_TRUE((*w)->BeginTacoHeader().ok());
+  ASSERT_OK(w);
+  ASSERT_OK((*w)->BeginTacoHeader());
   auto small = (*w)->AddBytes("DATA/small", "small");
   auto big = (*w)->AddFile("DATA/big", src);
-  ASSERT_TRUE(big.ok()) << big.status().ToString();
+  ASSERT_OK(big);
   auto level0 = (*w)->AddBytes("METADATA/level0.parquet", "parquet-bytes");  // LFH past 4 GiB
   auto collection = (*w)->AddBytes("COLLECTION.json", "{\"id\":\"big\"}");
   ASSERT_TRUE(small.ok() && level0.ok() && collection.ok());
   const std::vector<HeaderEntry> pairs{{level0->data_offset, level0->size},
                                        {collection->data_offset, collection->size}};
-  ASSERT_TRUE((*w)->SetTacoHeader(pairs).ok());
-  ASSERT_TRUE((*w)->Finish().ok());
+  ASSERT_OK((*w)->SetTacoHeader(pairs));
+  ASSERT_OK((*w)->Finish());
 
   EXPECT_EQ(big->size, big_size);
   EXPECT_EQ(big->data_offset, big->lfh_offset + 30 + 8 + 20);  // ZIP64 extra in the LFH
@@ -111,12 +112,12 @@ TEST(Zip64Test, SparseMemberOver4GiB) {
   EXPECT_EQ(U32At(end, kZip64LocatorSize + 16), 0xFFFFFFFFu);
 
   auto reader = OpenLocalFile(zip);
-  ASSERT_TRUE(reader.ok());
+  ASSERT_OK(reader);
   auto header = ReadTacoHeader(**reader);
-  ASSERT_TRUE(header.ok()) << header.status().ToString();
+  ASSERT_OK(header);
   EXPECT_EQ(header->entries, pairs);
   auto entries = ReadCentralDirectory(**reader, true);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   ASSERT_EQ(entries->size(), 5u);
   const ZipEntry& e = (*entries)[2];
   EXPECT_EQ(e.name, "DATA/big");
@@ -152,15 +153,15 @@ TEST(Zip64Test, MoreThan65535Members) {
   const std::string zip = dir / "many.zip";
   constexpr int kCount = 70000;
   auto w = ZipWriter::Create(zip);
-  ASSERT_TRUE(w.ok());
-  ASSERT_TRUE((*w)->BeginTacoHeader().ok());
+  ASSERT_OK(w);
+  ASSERT_OK((*w)->BeginTacoHeader());
   char name[32];
   for (int i = 0; i < kCount; ++i) {
     std::snprintf(name, sizeof name, "DATA/s%05d", i);
-    ASSERT_TRUE((*w)->AddBytes(name, std::to_string(i * 7)).ok()) << name;
+    ASSERT_OK((*w)->AddBytes(name, std::to_string(i * 7))) << name;
   }
   const std::vector<MemberInfo> members = (*w)->members();
-  ASSERT_TRUE((*w)->Finish().ok());
+  ASSERT_OK((*w)->Finish());
 
   uint64_t size = 0;
   const std::string end = Tail(zip, &size);
@@ -172,10 +173,10 @@ TEST(Zip64Test, MoreThan65535Members) {
   EXPECT_EQ(LoadU64(record.data() + 32), uint64_t{kCount + 1});
 
   auto reader = OpenLocalFile(zip);
-  ASSERT_TRUE(reader.ok());
+  ASSERT_OK(reader);
   CountingReader counting(*reader);
   auto entries = ReadCentralDirectory(counting, true);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   ASSERT_EQ(entries->size(), members.size());
   for (size_t i = 0; i < members.size(); ++i) {
     ASSERT_EQ((*entries)[i].name, members[i].name);

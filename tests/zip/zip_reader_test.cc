@@ -10,6 +10,7 @@
 #include "zip/taco_header.h"
 #include "zip/zip_format.h"
 #include "zip_test_util.h"
+#include "support/status_assert.h"
 
 namespace taco::zip {
 namespace {
@@ -35,9 +36,9 @@ std::string ErrorOf(const std::string& bytes, bool resolve = true) {
 
 TEST(ZipReaderTest, FlatFixture) {
   auto reader = OpenLocalFile(FlatPath());
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  ASSERT_OK(reader);
   auto entries = ReadCentralDirectory(**reader, true);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   struct Expected {
     std::string name;
     uint64_t lfh, data, size;
@@ -71,23 +72,23 @@ TEST(ZipReaderTest, FlatFixture) {
 
 TEST(ZipReaderTest, WithoutResolvingDataOffsetsIsZero) {
   auto reader = OpenLocalFile(FlatPath());
-  ASSERT_TRUE(reader.ok());
+  ASSERT_OK(reader);
   CountingReader counting(*reader);
   auto entries = ReadCentralDirectory(counting, false);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   ASSERT_EQ(entries->size(), 8u);
   for (const ZipEntry& e : *entries) EXPECT_EQ(e.data_offset, 0u) << e.name;
   EXPECT_EQ(counting.requests(), 2u);  // the tail, then the central directory
   counting.Reset();
-  ASSERT_TRUE(ReadCentralDirectory(counting, true).ok());
+  ASSERT_OK(ReadCentralDirectory(counting, true));
   EXPECT_EQ(counting.requests(), 3u);  // + one batch of local headers
 }
 
 TEST(ZipReaderTest, NestedFixtureMatchesHeader) {
   auto reader = OpenLocalFile(UpstreamFixtures() + "/zip/nested/nested.tacozip");
-  ASSERT_TRUE(reader.ok());
+  ASSERT_OK(reader);
   auto entries = ReadCentralDirectory(**reader, true);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   ASSERT_EQ(entries->size(), 16u);
   auto find = [&](const std::string& name) -> const ZipEntry* {
     for (const ZipEntry& e : *entries) {
@@ -96,7 +97,7 @@ TEST(ZipReaderTest, NestedFixtureMatchesHeader) {
     return nullptr;
   };
   auto header = ReadTacoHeader(**reader);
-  ASSERT_TRUE(header.ok());
+  ASSERT_OK(header);
   const std::vector<std::string> names{"METADATA/level0.parquet", "METADATA/level1.parquet",
                                        "COLLECTION.json"};
   ASSERT_EQ(header->entries.size(), names.size());
@@ -126,9 +127,9 @@ TEST(ZipReaderTest, ForeignZipWithCommentAndDeflate) {
   auto run = RunCommand("/usr/bin/python3 -c " + ShellQuote(script) + " " + ShellQuote(zip));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   auto reader = OpenLocalFile(zip);
-  ASSERT_TRUE(reader.ok());
+  ASSERT_OK(reader);
   auto entries = ReadCentralDirectory(**reader, true);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   ASSERT_EQ(entries->size(), 2u);
   EXPECT_EQ((*entries)[0].method, 8);
   EXPECT_EQ((*entries)[0].uncompressed_size, 1000u);
@@ -209,7 +210,7 @@ TEST(ZipReaderTest, DataRunsIntoDirectory) {
   std::string file = ReadFile(FlatPath());
   // COLLECTION.json's CDH is the last of 8; grow its size in the CD by one byte.
   const auto entries = ReadBytes(file);
-  ASSERT_TRUE(entries.ok());
+  ASSERT_OK(entries);
   size_t p = 8724;
   for (int i = 0; i < 7; ++i) {
     p += kCentralHeaderSize + LoadU16(file.data() + p + 28) + LoadU16(file.data() + p + 30) +

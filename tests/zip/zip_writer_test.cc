@@ -18,6 +18,7 @@
 #include "zip/zip_format.h"
 #include "zip/zip_reader.h"
 #include "zip_test_util.h"
+#include "support/status_assert.h"
 
 namespace taco::zip {
 namespace {
@@ -88,9 +89,9 @@ TEST(MemberNameTest, Refused) {
     EXPECT_EQ(s.message().rfind(std::string(bad) + ": invalid ZIP member name", 0), 0u)
         << s.message();
   }
-  EXPECT_TRUE(ValidateMemberName("DATA/a/b..c").ok());
-  EXPECT_TRUE(ValidateMemberName("DATA/..a").ok());
-  EXPECT_TRUE(ValidateMemberName("COLLECTION.json").ok());
+  EXPECT_OK(ValidateMemberName("DATA/a/b..c"));
+  EXPECT_OK(ValidateMemberName("DATA/..a"));
+  EXPECT_OK(ValidateMemberName("COLLECTION.json"));
   EXPECT_FALSE(ValidateMemberName(std::string(70000, 'a')).ok());
 }
 
@@ -98,7 +99,7 @@ class ZipWriterTest : public ::testing::Test {
  protected:
   std::unique_ptr<ZipWriter> NewWriter(const std::string& name = "out.zip") {
     auto w = ZipWriter::Create(dir_ / name);
-    EXPECT_TRUE(w.ok()) << w.status().ToString();
+    EXPECT_OK(w);
     return w.ok() ? std::move(*w) : nullptr;
   }
   TempDir dir_;
@@ -112,7 +113,7 @@ TEST_F(ZipWriterTest, TacoArchiveIsValidEverywhere) {
   const std::string collection = R"({"id":"test"})";
 
   auto w = NewWriter();
-  ASSERT_TRUE(w->BeginTacoHeader().ok());
+  ASSERT_OK(w->BeginTacoHeader());
   EXPECT_EQ(w->position(), kTacoHeaderSize);
   auto a = w->AddBytes("DATA/a", "content_a");
   auto b = w->AddFile("DATA/big", dir_ / "big.bin");
@@ -121,9 +122,9 @@ TEST_F(ZipWriterTest, TacoArchiveIsValidEverywhere) {
   auto l0 = w->AddBytes("METADATA/level0.parquet", parquet);
   auto c = w->AddBytes("COLLECTION.json", collection);
   for (auto* r : {&a, &b, &e, &u, &l0, &c}) ASSERT_TRUE(r->ok()) << r->status().ToString();
-  ASSERT_TRUE(w->SetTacoHeader({{l0->data_offset, l0->size}, {c->data_offset, c->size}}).ok());
+  ASSERT_OK(w->SetTacoHeader({{l0->data_offset, l0->size}, {c->data_offset, c->size}}));
   const std::vector<MemberInfo> members = w->members();
-  ASSERT_TRUE(w->Finish().ok());
+  ASSERT_OK(w->Finish());
 
   const std::string zip = dir_ / "out.zip";
   const std::string file = ReadFile(zip);
@@ -147,15 +148,15 @@ TEST_F(ZipWriterTest, TacoArchiveIsValidEverywhere) {
   EXPECT_EQ(testing::U32At(file, 14), ZlibCrc(file.substr(41, 116)));
   EXPECT_EQ(testing::U32At(file, 14), members[0].crc32);
   auto reader = OpenLocalFile(zip);
-  ASSERT_TRUE(reader.ok());
+  ASSERT_OK(reader);
   auto header = ReadTacoHeader(**reader);
-  ASSERT_TRUE(header.ok()) << header.status().ToString();
+  ASSERT_OK(header);
   EXPECT_EQ(header->entries,
             (std::vector<HeaderEntry>{{l0->data_offset, l0->size}, {c->data_offset, c->size}}));
 
   // Our own reader agrees with what the writer reported, and bytes are where it says.
   auto entries = ReadCentralDirectory(**reader, true);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   ASSERT_EQ(entries->size(), members.size());
   EXPECT_EQ((*entries)[0].crc32, testing::U32At(file, 14));
   EXPECT_EQ((*entries)[0].external_attr, 0644u << 16);
@@ -225,12 +226,12 @@ TEST_F(ZipWriterTest, SparseSourceWithHoles) {
   ::close(fd);
 
   auto w = NewWriter();
-  ASSERT_TRUE(w->BeginTacoHeader().ok());
+  ASSERT_OK(w->BeginTacoHeader());
   auto m = w->AddFile("DATA/sparse", src);
-  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  ASSERT_OK(m);
   auto after = w->AddBytes("DATA/after", "after");
-  ASSERT_TRUE(after.ok());
-  ASSERT_TRUE(w->Finish().ok());
+  ASSERT_OK(after);
+  ASSERT_OK(w->Finish());
   EXPECT_EQ(m->size, size);
   EXPECT_EQ(m->crc32, ZlibCrc(content));
   const std::string zip = dir_ / "out.zip";
@@ -254,9 +255,9 @@ TEST_F(ZipWriterTest, SourceOnAnotherFileSystem) {
   auto m1 = w->AddFile("DATA/one", src);
   auto m2 = w->AddFile("DATA/two", src);
   std::filesystem::remove(src);
-  ASSERT_TRUE(m1.ok()) << m1.status().ToString();
-  ASSERT_TRUE(m2.ok()) << m2.status().ToString();
-  ASSERT_TRUE(w->Finish().ok());
+  ASSERT_OK(m1);
+  ASSERT_OK(m2);
+  ASSERT_OK(w->Finish());
   const std::string file = ReadFile(dir_ / "out.zip");
   EXPECT_TRUE(file.compare(m1->data_offset, content.size(), content) == 0);
   EXPECT_TRUE(file.compare(m2->data_offset, content.size(), content) == 0);
@@ -267,8 +268,8 @@ TEST_F(ZipWriterTest, SourceOnAnotherFileSystem) {
 
 TEST_F(ZipWriterTest, RefusesBadAndDuplicateNames) {
   auto w = NewWriter();
-  ASSERT_TRUE(w->BeginTacoHeader().ok());
-  ASSERT_TRUE(w->AddBytes("DATA/a", "x").ok());
+  ASSERT_OK(w->BeginTacoHeader());
+  ASSERT_OK(w->AddBytes("DATA/a", "x"));
   const uint64_t pos = w->position();
   for (const char* bad : {"", "/etc/passwd", "DATA/../x", "DATA\\a"}) {
     auto r = w->AddBytes(bad, "y");
@@ -284,8 +285,8 @@ TEST_F(ZipWriterTest, RefusesBadAndDuplicateNames) {
   auto dup_file = w->AddFile("DATA/a", "/nonexistent");
   EXPECT_EQ(dup_file.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(w->position(), pos);  // refused names write nothing; the writer is still usable
-  ASSERT_TRUE(w->AddBytes("DATA/b", "y").ok());
-  ASSERT_TRUE(w->Finish().ok());
+  ASSERT_OK(w->AddBytes("DATA/b", "y"));
+  ASSERT_OK(w->Finish());
   EXPECT_EQ(UnzipTest(dir_ / "out.zip"), "");
 }
 
@@ -302,19 +303,19 @@ TEST_F(ZipWriterTest, MisuseAndSourceErrors) {
   auto directory = w->AddFile("DATA/d", dir_.path());
   EXPECT_EQ(directory.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(w->SetTacoHeader({}).code(), StatusCode::kInvalidArgument);  // no header begun
-  ASSERT_TRUE(w->AddBytes("x", "1").ok());
+  ASSERT_OK(w->AddBytes("x", "1"));
   EXPECT_EQ(w->BeginTacoHeader().code(), StatusCode::kInvalidArgument);  // not first
 
   auto t = NewWriter("t.zip");
-  ASSERT_TRUE(t->BeginTacoHeader().ok());
+  ASSERT_OK(t->BeginTacoHeader());
   auto m = t->AddBytes("COLLECTION.json", "{}");
-  ASSERT_TRUE(m.ok());
+  ASSERT_OK(m);
   EXPECT_EQ(t->SetTacoHeader(std::vector<HeaderEntry>(8, {m->data_offset, 1})).code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(t->SetTacoHeader({{m->data_offset, 3}}).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(t->SetTacoHeader({{0, 1}}).code(), StatusCode::kInvalidArgument);
-  ASSERT_TRUE(t->SetTacoHeader({{m->data_offset, 2}}).ok());
-  ASSERT_TRUE(t->Finish().ok());
+  ASSERT_OK(t->SetTacoHeader({{m->data_offset, 2}}));
+  ASSERT_OK(t->Finish());
   EXPECT_EQ(t->Finish().code(), StatusCode::kInvalidArgument);
   EXPECT_FALSE(t->AddBytes("y", "1").ok());
 }
@@ -322,21 +323,21 @@ TEST_F(ZipWriterTest, MisuseAndSourceErrors) {
 TEST_F(ZipWriterTest, UnfinishedOutputIsRemoved) {
   {
     auto w = NewWriter("partial.zip");
-    ASSERT_TRUE(w->BeginTacoHeader().ok());
-    ASSERT_TRUE(w->AddBytes("DATA/a", std::string(10 << 20, 'a')).ok());
+    ASSERT_OK(w->BeginTacoHeader());
+    ASSERT_OK(w->AddBytes("DATA/a", std::string(10 << 20, 'a')));
     EXPECT_TRUE(std::filesystem::exists(dir_ / "partial.zip"));
   }
   EXPECT_FALSE(std::filesystem::exists(dir_ / "partial.zip"));
   {
     auto w = NewWriter("done.zip");
-    ASSERT_TRUE(w->Finish().ok());
+    ASSERT_OK(w->Finish());
   }
   EXPECT_TRUE(std::filesystem::exists(dir_ / "done.zip"));
   EXPECT_EQ(PythonZipCheck(dir_ / "done.zip", "assert z.namelist()==[]\n"), "");
   auto reader = OpenLocalFile(dir_ / "done.zip");
-  ASSERT_TRUE(reader.ok());
+  ASSERT_OK(reader);
   auto entries = ReadCentralDirectory(**reader, true);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   EXPECT_TRUE(entries->empty());
 }
 
