@@ -8,7 +8,6 @@
 
 #include "read/path_safety.h"
 #include "taco/log.h"
-#include "zip/stored_member.h"
 #include "zip/zip_reader.h"
 
 namespace taco::read {
@@ -23,14 +22,13 @@ struct MemberResolver::Zip {
   std::mutex mu;
   RangeReaderPtr reader;
   std::string name;   // for messages
-  size_t header_checks = 0;
   bool directory_read = false;
   bool warned = false;
   std::unordered_map<std::string, Member> members;  // by archive path, once directory_read
 
   // Reads the central directory (once).
   std::string ReadDirectory() {
-    Result<std::vector<zip::ZipEntry>> entries = zip::ReadCentralDirectory(*reader, false);
+    Result<std::vector<zip::ZipEntry>> entries = zip::ReadCentralDirectory(*reader, false, /*small_tail_first=*/true);
     if (!entries.ok()) return "cannot read the central directory of " + name + ": " + entries.status().message();
     std::vector<uint64_t> starts;
     starts.reserve(entries->size());
@@ -118,15 +116,6 @@ std::string MemberResolver::Resolve(int64_t offset, int64_t size, std::string_vi
   if (zip == nullptr) return problem;
   std::lock_guard<std::mutex> lock(zip->mu);
   problem = RangeProblem(offset, size, static_cast<int64_t>(zip->reader->size()));
-  if (problem.empty() && !zip->directory_read && zip->header_checks < kHeaderChecks) {
-    ++zip->header_checks;
-    Result<zip::LocalHeaderInfo> header =
-        zip::ReadLocalHeaderBefore(*zip->reader, static_cast<uint64_t>(offset), static_cast<uint64_t>(size), zip->name);
-    if (header.ok() && header->name == archive_path) {
-      *range = std::to_string(offset) + "_" + std::to_string(size);
-      return "";
-    }
-  }
   if (!zip->directory_read) {
     std::string error = zip->ReadDirectory();
     if (!error.empty()) return error;

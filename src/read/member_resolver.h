@@ -12,10 +12,9 @@
 //    the stored (offset, size) when they are that member's, else the member's real range
 //    (logged once per container as a warning). Otherwise a sentence saying what is wrong:
 //    the range leaves the ZIP, no member has that name, or `id` is not the path's last part.
-//  * Cost: the first kHeaderChecks rows of a container are checked by reading the local
-//    header before the stored offset (one small pread each); after that, or at the first
-//    disagreement, the central directory is read once (two preads) and every later row is
-//    a hash lookup. Nothing is read for a row whose offset or size is NULL.
+//  * Cost: the first row of a container reads its central directory (two reads at the end
+//    of the file, none of the samples' bytes); every row is then a hash lookup, with no read
+//    unless the stored range is not the member's (then its local header: one small read).
 //  * Thread-safe (DuckDB calls it from its worker threads): one mutex per container.
 //  * Local containers only: the views of remote datasets keep the stored ranges, and the
 //    member is checked by name when its bytes are read (read/sample_bytes.h).
@@ -37,8 +36,6 @@ inline constexpr const char* kResolvedMember = "taco_resolved_member";
 
 class MemberResolver {
  public:
-  static constexpr size_t kHeaderChecks = 4096;
-
   // `own`: the dataset's ZIP (container ""), may be null for a TACOCAT.
   MemberResolver(std::string dataset, RangeReaderPtr own);
   ~MemberResolver();
