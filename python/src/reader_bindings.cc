@@ -231,7 +231,13 @@ void BindReader(nb::module_& m) {
         r.kind = Recipe::Kind::kSql;
         r.text = query;
         r.data_is_raw = data_is_raw;
-        return Derived(h, std::move(r), [&](Dataset& ds) { return ds.Sql(query, data_is_raw); });
+        DatasetHandle view = Derived(h, std::move(r), [&](Dataset& ds) { return ds.Sql(query, data_is_raw); });
+        if (view.ds->view_name().rfind("fixed_", 0) == 0) {
+          auto fixed = std::make_shared<Recipe>(*view.recipe);
+          fixed->fixed = true;
+          view.recipe = std::move(fixed);
+        }
+        return view;
       }, nb::arg("query"), nb::arg("data_is_raw") = false)
       .def("filter_bbox", [](DatasetHandle& h, double minx, double miny, double maxx, double maxy,
                              const std::string& column, int level) {

@@ -166,7 +166,9 @@ class Builder {
       const std::string& sample_id = ids[static_cast<size_t>(r)];
       const std::string full = Text(path->values[i]);
       if (full.size() <= sample_id.size() + 1 || full.compare(0, sample_id.size(), sample_id) != 0) {
-        return Status::Internal("sample plan: path '" + full + "' is not below '" + sample_id + "'");
+        return Status::InvalidArgument(view_.path() + ": the view gave other rows on a second query (file '" + full +
+                                       "' is not below sample '" + sample_id +
+                                       "'); the rows of a view must not change between queries");
       }
       auto it = wanted.find(full.substr(sample_id.size() + 1));
       if (it == wanted.end()) continue;
