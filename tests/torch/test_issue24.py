@@ -59,3 +59,73 @@ def test_random_view_cannot_be_rebuilt_elsewhere(data):
     # A deterministic view still pickles.
     same = pickle.loads(pickle.dumps(tc.load(data.nested_zip).sql("SELECT * FROM data ORDER BY hash(id) LIMIT 5")))
     assert len(same) == 5
+
+
+def test_random_view_under_forked_workers(data):
+    view = tc.load(data.nested_zip).sql("SELECT * FROM data ORDER BY random() LIMIT 8")
+    ids = view.data.column("id").to_pylist()
+    ds = tt.TacoDataset(view, files=["mask.tif"])
+    loader = torch.utils.data.DataLoader(ds, batch_size=4, num_workers=2, collate_fn=tt.collate_samples,
+                                         multiprocessing_context="fork", timeout=TIMEOUT)
+    seen = [i for batch in loader for i in batch["metadata"]["id"]]
+    assert seen == ids
+
+
+# ---- item 3: resuming can neither skip nor repeat samples --------------------------------
+
+TIMEOUT = 120
+
+
+def _ids(batches):
+    return [i for batch in batches for i in batch["metadata"]["id"]]
+
+
+def test_loader_sets_the_chunk_size_of_an_iterable_dataset(data):
+    def make():
+        ds = tt.TacoIterableDataset(data.nested_zip, files=["mask.tif"], seed=5)  # batch_size left out
+        return tt.TacoDataLoader(ds, batch_size=4, num_workers=2, timeout=TIMEOUT)
+
+    loader = make()
+    full = _ids(loader)
+    assert sorted(full) == sorted(data.ids)
+    head = []
+    for n, batch in enumerate(loader):
+        head.extend(batch["metadata"]["id"])
+        if n == 2:
+            break
+    state = loader.state_dict()
+    again = make()
+    again.load_state_dict(state)
+    rest = _ids(again)
+    assert head + rest == full
+    assert sorted(head + rest) == sorted(data.ids)
+
+
+def test_mismatched_batch_sizes_are_refused(data):
+    ds = tt.TacoIterableDataset(data.nested_zip, files=["mask.tif"], batch_size=4)
+    with pytest.raises(tc.InvalidArgumentError, match="batch_size=4 but the TacoDataLoader's is 8"):
+        tt.TacoDataLoader(ds, batch_size=8, num_workers=2)
+    plain = tt.TacoIterableDataset(data.nested_zip, files=["mask.tif"])
+    loader = torch.utils.data.DataLoader(plain, batch_size=4, num_workers=2, collate_fn=tt.collate_samples,
+                                         timeout=TIMEOUT)
+    with pytest.raises(tc.InvalidArgumentError, match="give it the DataLoader's batch_size"):
+        _ids(loader)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_only_the_first_pass_after_load_state_dict_resumes(data, workers):
+    ds = tt.TacoIterableDataset(data.nested_zip, files=["mask.tif"], seed=7)
+    loader = tt.TacoDataLoader(ds, batch_size=2, num_workers=workers, timeout=TIMEOUT if workers else 0)
+    state = {**loader.state_dict(), "samples_seen": 10}
+    loader.load_state_dict(state)
+    first = _ids(loader)
+    assert len(first) == N_TILES - 10
+    for _ in range(2):  # no set_epoch: the same epoch again, whole
+        again = _ids(loader)
+        assert len(again) == N_TILES and again[10:] == first
+    # The dataset alone (no loader) too.
+    plain = tt.TacoIterableDataset(data.nested_zip, files=["mask.tif"], seed=7)
+    plain.load_state_dict(state)
+    assert len([s for s in plain]) == N_TILES - 10
+    assert len([s for s in plain]) == N_TILES
+    assert plain.state_dict()["samples_seen"] == N_TILES
