@@ -80,6 +80,7 @@ Result<std::shared_ptr<Dataset>> Build(const Recipe& r) {
 DatasetHandle::~DatasetHandle() {
   if (Forked(engine)) {
     Leak(ds);
+    Leak(root);
     Leak(engine);
   }
 }
@@ -87,6 +88,7 @@ DatasetHandle::~DatasetHandle() {
 void DatasetHandle::EnsureProcess() {
   if (!Forked(engine)) return;
   Leak(ds);
+  Leak(root);
   Leak(engine);
   ds = Take(Build(*recipe));
   engine = std::make_shared<Engine>();

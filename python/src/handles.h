@@ -71,6 +71,9 @@ struct DatasetHandle {
   std::shared_ptr<Dataset> ds;
   std::shared_ptr<Engine> engine;
   RecipePtr recipe;
+  // The dataset the chain of views starts at (open, open_list or concat; null when `ds` is
+  // that one): what export navigates for whole subtrees (ExportOptions::source).
+  std::shared_ptr<Dataset> root;
 
   DatasetHandle(std::shared_ptr<Dataset> d, std::shared_ptr<Engine> e, RecipePtr r)
       : ds(std::move(d)), engine(std::move(e)), recipe(std::move(r)) {}

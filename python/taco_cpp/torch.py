@@ -36,17 +36,49 @@ import torch.utils.data as _data
 from ._samples import METADATA_KEY, SampleSource
 from .errors import InvalidArgumentError
 
-__all__ = ["TacoDataset", "TacoIterableDataset", "TacoDataLoader", "collate_samples", "epoch_order"]
+__all__ = ["SampleMetadata", "TacoDataset", "TacoIterableDataset", "TacoDataLoader", "collate_samples", "epoch_order"]
 
 _STATE_VERSION = 1
 _MAX_WORKERS = 256  # DataLoader workers whose taking of a resume point is tracked
 _TAKEN = 5  # index of the first per-worker slot in TacoIterableDataset._shared
 
 
+class SampleMetadata(dict):
+    """A sample's ``"metadata"``: its row as a plain dict of Python values (None, datetimes,
+    strings, numbers, ...). PyTorch's ``default_collate`` batches it as
+    :func:`collate_samples` does (column → tensor for numbers of one kind, else a list), so a
+    plain ``DataLoader(TacoDataset(...), batch_size=8)`` works: this type is registered in
+    ``torch.utils.data._utils.collate.default_collate_fn_map`` when this module is imported."""
+
+
+def _collate_metadata(batch, *, collate_fn_map=None) -> dict:
+    columns: list = []
+    for row in batch:
+        for c in row:
+            if c not in columns:
+                columns.append(c)
+    return {c: _collate_values([row.get(c) for row in batch]) for c in columns}
+
+
+try:  # torch >= 1.13: default_collate looks types up in this table (its documented extension point)
+    from torch.utils.data._utils.collate import default_collate_fn_map as _collate_map
+
+    _collate_map[SampleMetadata] = _collate_metadata
+except ImportError:  # older torch: use collate_samples (TacoDataLoader's default)
+    pass
+
+
 def _tensors(sample: dict) -> dict:
     for key, value in sample.items():
         if isinstance(value, np.ndarray):
             sample[key] = torch.from_numpy(value)
+    return sample
+
+
+def _with_metadata_type(sample: dict) -> dict:
+    meta = sample.get(METADATA_KEY)
+    if type(meta) is dict:
+        sample[METADATA_KEY] = SampleMetadata(meta)
     return sample
 
 
@@ -82,7 +114,7 @@ class TacoDataset(_data.Dataset):
         return len(self.source)
 
     def __getitem__(self, index: int) -> Any:
-        sample = self.source.sample(index)
+        sample = _with_metadata_type(self.source.sample(index))
         if self.as_tensor:
             _tensors(sample)
         return self.transform(sample) if self.transform is not None else sample
@@ -94,7 +126,7 @@ class TacoDataset(_data.Dataset):
         threads = max(1, min(len(rows), os.cpu_count() or 1))
         out = []
         for row, arrays in self.source.read_ahead(rows, threads):
-            arrays[METADATA_KEY] = self.source.metadata(row)
+            arrays[METADATA_KEY] = SampleMetadata(self.source.metadata(row))
             if self.as_tensor:
                 _tensors(arrays)
             out.append(self.transform(arrays) if self.transform is not None else arrays)
@@ -347,7 +379,7 @@ class TacoIterableDataset(_data.IterableDataset):
         source = self.source
         for row, arrays in source.read_ahead(rows, threads, self.memory_budget, self.max_ahead):
             sample = arrays
-            sample[METADATA_KEY] = source.metadata(row)
+            sample[METADATA_KEY] = SampleMetadata(source.metadata(row))
             if self.as_tensor:
                 _tensors(sample)
             if self.transform is not None:

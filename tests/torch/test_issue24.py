@@ -129,3 +129,68 @@ def test_only_the_first_pass_after_load_state_dict_resumes(data, workers):
     assert len([s for s in plain]) == N_TILES - 10
     assert len([s for s in plain]) == N_TILES
     assert plain.state_dict()["samples_seen"] == N_TILES
+
+
+# ---- item 4: export() of a concatenation, as `taco export A B OUT` --------------------------
+
+@pytest.fixture(scope="module")
+def other_zip(data, tmp_path_factory):
+    """A second dataset like nested.tacozip with ids other_00.., other_03."""
+    from conftest import COLLECTION
+
+    samples = [tc.Sample(f"other_{i:02d}", tc.Tortilla([tc.Sample("image.tif", data.image(i)),
+                                                        tc.Sample("mask.tif", data.mask(i))]),
+                         label="x", cloud=0.5, count=i) for i in range(4)]
+    out = tmp_path_factory.mktemp("other") / "other.tacozip"
+    tc.create(tc.Taco(tc.Tortilla(samples), COLLECTION), out)
+    return out
+
+
+def test_export_of_a_concat(data, other_zip, tmp_path):
+    both = tc.concat([tc.load(data.nested_zip).sql("SELECT * FROM data_raw WHERE count < 3"), tc.load(other_zip)])
+    both.export(tmp_path / "both.tacozip")
+    out = tc.load(tmp_path / "both.tacozip")
+    assert out.data.column("id").to_pylist() == data.ids[:3] + [f"other_{i:02d}" for i in range(4)]
+    assert out.read_bytes("other_02", "image.tif") == data.image(2).read_bytes()
+    assert out.read_bytes(data.ids[1], "mask.tif") == data.mask(1).read_bytes()
+    # A list given to load() is a concat too; filtered after the concat.
+    view = tc.load([data.nested_zip, other_zip]).sql("SELECT * FROM data WHERE id LIKE 'other_%'")
+    view.export(tmp_path / "others", format="folder")
+    assert len(tc.load(tmp_path / "others")) == 4
+
+
+def test_export_of_a_concat_with_duplicate_ids_names_the_id(data, tmp_path):
+    import shutil
+
+    shutil.copy(data.nested_zip, tmp_path / "copy.tacozip")
+    both = tc.concat([tc.load(data.nested_zip), tc.load(tmp_path / "copy.tacozip")])
+    with pytest.raises(tc.TacoError, match="tile_00"):
+        both.export(tmp_path / "dup.tacozip")
+    assert not (tmp_path / "dup.tacozip").exists()
+
+
+# ---- item 6: PyTorch's own DataLoader and default_collate ----------------------------------
+
+def test_plain_dataloader_with_default_collate(data):
+    # Datetimes, and a column whose first value is null (what default_collate cannot batch).
+    view = tc.load(data.nested_zip).sql(
+        "SELECT *, TIMESTAMP '2023-01-01' + to_days(count) AS acquired, "
+        "CASE WHEN count % 2 = 1 THEN count END AS odd FROM data")
+    ds = tt.TacoDataset(view, files=["image.tif", "mask.tif"])
+    assert ds[0]["metadata"]["note"] is None or isinstance(ds[0]["metadata"]["note"], str)
+    batches = list(torch.utils.data.DataLoader(ds, batch_size=8))
+    assert sum(len(b["metadata"]["id"]) for b in batches) == N_TILES
+    first = batches[0]
+    assert first["image.tif"].shape == (8, 4, 32, 32)
+    assert first["metadata"]["id"] == data.ids[:8]
+    assert first["metadata"]["note"][:2] == ["n0", None]  # nulls stay None in a list
+    assert torch.equal(first["metadata"]["count"], torch.arange(8))
+    assert first["metadata"]["odd"][:2] == [None, 1]
+    assert first["metadata"]["acquired"][1].day == 2
+    # The same as collate_samples gives, with workers too.
+    ours = tt.collate_samples([ds[i] for i in range(8)])
+    assert first["metadata"].keys() == ours["metadata"].keys()
+    with_workers = list(torch.utils.data.DataLoader(ds, batch_size=8, num_workers=2, timeout=TIMEOUT))
+    assert [b["metadata"]["id"] for b in with_workers] == [b["metadata"]["id"] for b in batches]
+    it = tt.TacoIterableDataset(view, files=["mask.tif"], shuffle=False, batch_size=8)
+    assert [b["metadata"]["id"] for b in torch.utils.data.DataLoader(it, batch_size=8)][0] == data.ids[:8]
