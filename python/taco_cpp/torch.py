@@ -90,8 +90,12 @@ class TacoDataset(_data.Dataset):
     "mask.tif"]``, paths below the sample for deeper levels); None = the row itself in a flat
     dataset, else the FILE children of the first sample. ``bands``: 0-based band indexes,
     ``window``: ``(col_off, row_off, width, height)`` or a rasterio Window — only those are
-    decoded; ``dtype``: convert the pixels while decoding (e.g. "float32"); each of these may
-    also be a dict file name → value. ``transform``: called on each sample dict.
+    decoded; ``dtype``: convert the pixels while decoding (a name such as "float32" or
+    "float16", a numpy type or a torch dtype); each of these may also be a dict file name →
+    value. A ``dtype`` that cannot hold the first sample's pixels (uint8 for uint16 data,
+    an integer type for floats) is refused unless ``allow_narrowing=True`` (then values are
+    clamped/rounded); unsigned types PyTorch lacks (uint16, uint32) are refused with
+    ``as_tensor=True``. ``transform``: called on each sample dict.
 
     Bad arguments (an unknown file name, a FOLDER where a FILE is needed, a band or window
     outside the first sample's raster) raise :class:`taco_cpp.TacoError` here, in the main
@@ -100,8 +104,10 @@ class TacoDataset(_data.Dataset):
     """
 
     def __init__(self, dataset_or_path, files: Sequence[str] | str | None = None, bands=None, window=None,
-                 transform: Callable[[dict], Any] | None = None, as_tensor: bool = True, dtype=None):
-        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor)
+                 transform: Callable[[dict], Any] | None = None, as_tensor: bool = True, dtype=None, *,
+                 allow_narrowing: bool = False):
+        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor,
+                                   allow_narrowing=allow_narrowing)
         self.transform = transform
         self.as_tensor = bool(as_tensor)
 
@@ -192,8 +198,10 @@ class TacoIterableDataset(_data.IterableDataset):
                  transform: Callable[[dict], Any] | None = None, as_tensor: bool = True, dtype=None, *,
                  shuffle: bool = True, seed: int = 0, rank: int | None = None, world_size: int | None = None,
                  drop_last: bool = False, pad: bool = False, batch_size: int | None = None,
-                 read_ahead_threads: int | None = None, memory_budget: int = 256 << 20, max_ahead: int = 64):
-        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor)
+                 read_ahead_threads: int | None = None, memory_budget: int = 256 << 20, max_ahead: int = 64,
+                 allow_narrowing: bool = False):
+        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor,
+                                   allow_narrowing=allow_narrowing)
         self.transform = transform
         self.as_tensor = bool(as_tensor)
         self.shuffle = bool(shuffle)

@@ -194,3 +194,35 @@ def test_plain_dataloader_with_default_collate(data):
     assert [b["metadata"]["id"] for b in with_workers] == [b["metadata"]["id"] for b in batches]
     it = tt.TacoIterableDataset(view, files=["mask.tif"], shuffle=False, batch_size=8)
     assert [b["metadata"]["id"] for b in torch.utils.data.DataLoader(it, batch_size=8)][0] == data.ids[:8]
+
+
+# ---- item 9: torch arguments ----------------------------------------------------------------
+
+def test_dtype_and_bands_forms(data):
+    expected = np.stack([np.asarray(__import__("conftest").gdal_read(data.image(0)))[b] for b in (0, 2)])
+    half = tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype="float16", bands=[0, 2])[0]["image.tif"]
+    assert half.dtype == torch.float16
+    np.testing.assert_allclose(half.numpy().astype(np.float32), expected.astype(np.float16).astype(np.float32))
+    f32 = tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype=torch.float32, bands=np.array([0, 2]))[0]
+    assert f32["image.tif"].dtype == torch.float32
+    np.testing.assert_array_equal(f32["image.tif"].numpy(), expected.astype(np.float32))
+    one = tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype=np.int32, bands=np.int64(1))[0]["image.tif"]
+    assert one.dtype == torch.int32 and one.shape[0] == 1
+
+
+def test_unsupported_and_narrowing_dtypes_are_refused(data):
+    if not hasattr(torch, "uint16"):
+        with pytest.raises(tc.InvalidArgumentError, match="no uint16 tensors"):
+            tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype="uint16")
+    # numpy output keeps uint16.
+    assert tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype="uint16", as_tensor=False)[0][
+        "image.tif"].dtype == np.uint16
+    with pytest.raises(tc.InvalidArgumentError, match="uint8 cannot hold the file's uint16 pixels.*allow_narrowing"):
+        tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype="uint8")
+    with pytest.raises(tc.InvalidArgumentError, match="allow_narrowing"):
+        tt.TacoIterableDataset(data.nested_zip, files=["image.tif", "mask.tif"], dtype={"image.tif": "int16"})
+    clamped = tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype="uint8", allow_narrowing=True)[0]
+    assert clamped["image.tif"].dtype == torch.uint8
+    # Widening is never refused; mask (uint8) to uint8 neither.
+    tt.TacoDataset(data.nested_zip, files=["mask.tif"], dtype="uint8")
+    tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype="int32")
