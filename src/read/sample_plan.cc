@@ -61,6 +61,18 @@ class Builder {
         if (files_[j] == f) return Status::InvalidArgument(view_.path() + ": file name '" + f + "' is given twice");
       }
     }
+    // The plan's own queries read id and type of every row: a view without them is the
+    // user's to fix, said in the user's terms (not as a failing internal query).
+    TACO_ASSIGN_OR_RETURN(std::vector<std::string> columns, view_.Columns());
+    for (const char* needed : {"id", "type"}) {
+      bool has = false;
+      for (const auto& c : columns) has = has || c == needed;
+      if (!has) {
+        return Status::InvalidArgument(view_.path() + ": the view has no column '" + needed +
+                                       "', which the sample loader needs for every row (keep id and type, e.g. "
+                                       "SELECT * FROM data WHERE ..., or SELECT id, type, ... FROM data)");
+      }
+    }
     return files_.empty() ? Flat() : Nested();
   }
 

@@ -226,3 +226,46 @@ def test_unsupported_and_narrowing_dtypes_are_refused(data):
     # Widening is never refused; mask (uint8) to uint8 neither.
     tt.TacoDataset(data.nested_zip, files=["mask.tif"], dtype="uint8")
     tt.TacoDataset(data.nested_zip, files=["image.tif"], dtype="int32")
+
+
+# ---- item 7: stats of an SQL view of a concat; a torch view without `type` -----------------
+
+@pytest.fixture(scope="module")
+def stats_zips(data, tmp_path_factory):
+    """Two ZIPs with geotiff:stats on image.tif (taco create --ext stats:image.tif): tiles 0-3
+    and copies of tiles 4-6 under the same ids as tiles 0-2 (ids repeat across the concat)."""
+    import shutil
+
+    from conftest import COLLECTION
+
+    root = tmp_path_factory.mktemp("stats")
+    out = []
+    for name, tiles in (("a", range(4)), ("b", range(4, 7))):
+        src = root / name
+        for k, i in enumerate(tiles):
+            shutil.copytree(data.loose / data.ids[i], src / data.ids[k])
+        path = root / f"{name}.tacozip"
+        tc.create(tc.from_directory(src, COLLECTION, ext=["stats:image.tif"]), path)
+        out.append(path)
+    return out
+
+
+def test_stats_of_a_sql_view_of_a_concat(data, stats_zips):
+    from conftest import gdal_read
+
+    both = tc.concat([tc.load(p) for p in stats_zips])
+    view = both.sql("SELECT * FROM data WHERE id IN ('tile_00', 'tile_02')")
+    assert len(view) == 4
+    pixels = np.concatenate([gdal_read(data.image(i))[0].ravel() for i in (0, 2, 4, 6)]).astype(np.float64)
+    for method in ("pooled", "exact"):
+        got = view.stats_mean(0, level=1, file="image.tif", method=method)
+        assert got == pytest.approx(pixels.mean(), rel=1e-5), method
+    assert view.stats_max(0, level=1, file="image.tif") == pixels.max()
+
+
+def test_torch_view_without_type_gives_a_user_error(data):
+    ds = tc.load(data.nested_zip)
+    for query in ("SELECT id FROM data_raw", "SELECT id, \"internal:gdal_vsi\" FROM data"):
+        with pytest.raises(tc.InvalidArgumentError, match="the view has no column 'type'") as e:
+            tt.TacoDataset(ds.sql(query), files=["image.tif"])
+        assert "plan_row" not in str(e.value) and "Binder" not in str(e.value)
