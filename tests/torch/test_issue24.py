@@ -6,6 +6,7 @@ Each test names the item of issue 24 it covers; each fails on the code before th
 from __future__ import annotations
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -269,3 +270,61 @@ def test_torch_view_without_type_gives_a_user_error(data):
         with pytest.raises(tc.InvalidArgumentError, match="the view has no column 'type'") as e:
             tt.TacoDataset(ds.sql(query), files=["image.tif"])
         assert "plan_row" not in str(e.value) and "Binder" not in str(e.value)
+
+
+# ---- item 8: exception types and messages in Python's terms -------------------------------
+
+def test_exception_types(data):
+    ds = tc.load(data.nested_zip)
+    with pytest.raises(tc.InvalidArgumentError, match="Catalog Error") as e:
+        ds.sql("SELECT * FROM nope")
+    assert not isinstance(e.value, FileNotFoundError)
+    with pytest.raises(IndexError, match="out of range"):
+        ds.read(10**6)
+    with pytest.raises(IndexError):
+        ds.read(0, 99)
+    with pytest.raises(IndexError, match="Level 9 does not exist") as e:
+        ds.filter_bbox(0, 0, 1, 1, level=9)
+    assert isinstance(e.value, ValueError) and not isinstance(e.value, FileNotFoundError)
+    with pytest.raises(KeyError, match="no sample with id 'nope'"):
+        ds.read("nope")
+    with pytest.raises(LookupError):
+        ds.read_bytes(0, "nope.tif")
+    assert issubclass(tc.errors.SampleNotFoundError, tc.TacoError)
+    with pytest.raises(TypeError, match=r"sql\(\) takes the query as a str, got int"):
+        ds.sql(123)
+    with pytest.raises(TypeError, match=r"Taco\(\) takes a Tortilla, got list.*Tortilla\(\[\.\.\.\]\)"):
+        tc.Taco([tc.Sample("a", data.image(0))], {"id": "x"})
+
+
+def test_lazy_errors_quote_the_users_query(data):
+    ds = tc.load(data.nested_zip)
+    view = ds.sql("SELECT *, CAST(label AS INT) AS n FROM data").sql("SELECT * FROM data WHERE count >= 0")
+    with pytest.raises(tc.InvalidArgumentError) as e:
+        view.data
+    message = str(e.value)
+    assert "CAST(label AS INT)" in message and "count >= 0" in message
+    assert not re.search(r"view_\d{8}", message)
+
+
+def test_no_cli_key_syntax_in_python_messages(data, tmp_path):
+    from conftest import COLLECTION
+
+    numeric = [tc.Sample(str(i), tc.Tortilla([tc.Sample("image.tif", data.image(i))])) for i in (1, 2)]
+    path = tmp_path / "numeric.tacozip"
+    tc.create(tc.Taco(tc.Tortilla(numeric), COLLECTION), path)
+    with pytest.raises(KeyError) as e:
+        tc.load(path).read("0")
+    assert "@" not in str(e.value)
+    with pytest.raises(tc.TacoError) as e:
+        tc.load(path).read(0, "image.tif", 3)
+    assert "@" not in str(e.value) and "no child at position 3" in str(e.value)
+
+
+def test_file_urls(data):
+    from urllib.parse import quote
+
+    ds = tc.load("file://" + quote(str(data.nested_zip)))
+    assert len(ds) == N_TILES
+    assert len(tc.load(["file://localhost" + str(data.nested_zip)])) == N_TILES
+
