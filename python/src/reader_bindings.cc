@@ -74,8 +74,10 @@ template <typename F>
 DatasetHandle Derived(DatasetHandle& h, Recipe recipe, F&& derive) {
   std::unique_ptr<Dataset> view = WithDataset(h, [&](Dataset& ds) { return Take(derive(ds)); });
   recipe.parent = h.recipe;
-  return DatasetHandle(std::shared_ptr<Dataset>(std::move(view)), h.engine,
-                       std::make_shared<const Recipe>(std::move(recipe)));
+  DatasetHandle out(std::shared_ptr<Dataset>(std::move(view)), h.engine,
+                    std::make_shared<const Recipe>(std::move(recipe)));
+  out.root = h.root ? h.root : h.ds;
+  return out;
 }
 
 nb::object NodeObject(Node node, const std::shared_ptr<Engine>& engine, const RecipePtr& recipe,
@@ -231,7 +233,13 @@ void BindReader(nb::module_& m) {
         r.kind = Recipe::Kind::kSql;
         r.text = query;
         r.data_is_raw = data_is_raw;
-        return Derived(h, std::move(r), [&](Dataset& ds) { return ds.Sql(query, data_is_raw); });
+        DatasetHandle view = Derived(h, std::move(r), [&](Dataset& ds) { return ds.Sql(query, data_is_raw); });
+        if (view.ds->view_name().rfind("fixed_", 0) == 0) {
+          auto fixed = std::make_shared<Recipe>(*view.recipe);
+          fixed->fixed = true;
+          view.recipe = std::move(fixed);
+        }
+        return view;
       }, nb::arg("query"), nb::arg("data_is_raw") = false)
       .def("filter_bbox", [](DatasetHandle& h, double minx, double miny, double maxx, double maxy,
                              const std::string& column, int level) {
@@ -289,6 +297,20 @@ void BindReader(nb::module_& m) {
         options.format = FormatByName(format);
         options.subset_date = subset_date;
         RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
+        h.EnsureProcess();
+        // Whole subtrees are navigated in the dataset the views start at (as `taco export`
+        // does); without it Export reopens view.path(), which a concat does not have.
+        std::shared_ptr<Dataset> root = h.root;
+        if (!root && !h.recipe->parent) root = h.ds;
+        if (!root) {  // after fork (EnsureProcess drops the root)
+          const Recipe* r = h.recipe.get();
+          while (r->parent) r = r->parent.get();
+          if (r->kind != Recipe::Kind::kOpen) {
+            nb::gil_scoped_release release;
+            root = Take(Build(*r));  // after fork: the start of the chain, made again
+          }
+        }
+        options.source = root.get();
         return WithDataset(h, [&](Dataset& ds) { return Take(Export(ds, output, options)); });
       }, nb::arg("output"), nb::arg("format"), nb::arg("subset_date"))
       .def("info_json", [](DatasetHandle& h) {

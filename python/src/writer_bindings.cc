@@ -277,8 +277,10 @@ void BindWriter(nb::module_& m) {
                                   const std::string& collection_name, const std::string& order_file,
                                   std::vector<std::string> metadata, std::vector<std::string> extensions,
                                   std::vector<double> classes, std::optional<size_t> pad_to, bool strict_schema,
-                                  std::optional<std::string> time_column) {
+                                  std::optional<std::string> time_column,
+                                  std::optional<std::vector<std::string>> exclude) {
     DirectoryOptions o;
+    if (exclude) o.exclude.insert(o.exclude.end(), exclude->begin(), exclude->end());
     o.collection = ParseJson(collection_json, "collection");
     o.collection_name = collection_name;
     o.order_file = order_file;
@@ -292,7 +294,7 @@ void BindWriter(nb::module_& m) {
     return Take(TacoFromDirectory(src, o));
   }, nb::arg("src"), nb::arg("collection_json"), nb::arg("collection_name"), nb::arg("order_file"),
      nb::arg("metadata"), nb::arg("extensions"), nb::arg("class_values"), nb::arg("pad_to").none(),
-     nb::arg("strict_schema"), nb::arg("time_column").none());
+     nb::arg("strict_schema"), nb::arg("time_column").none(), nb::arg("exclude").none() = nb::none());
 }
 
 }  // namespace taco::py

@@ -9,8 +9,11 @@ the child on first use).
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from typing import Any, Iterator, Sequence
+from urllib.parse import unquote, urlparse
 
 from . import _native
 from ._arrow import table_from_capsule
@@ -18,6 +21,38 @@ from ._convert import datetime_range, path_text, sample_key
 from ._pit import PitSchema
 
 _STATS = ("mean", "std", "min", "max", "p25", "p50", "p75", "p95")
+
+# The core's name of a lazy view in an error ("SQL \"SELECT * FROM view_00000008\"").
+_INTERNAL_VIEW = re.compile(r'SQL "[^"]*\b(?:view|fixed|query|files)_\d{8}[^"]*"')
+
+
+def _user_errors(method):
+    """Errors of a lazy view name the calls that made it (``sql("…").filter_bbox(…)``), not
+    the engine's internal view."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as e:
+            from .errors import TacoError
+
+            origin = getattr(self, "_origin", None)
+            if not (isinstance(e, TacoError) and origin and _INTERNAL_VIEW.search(str(e))):
+                raise
+            raise type(e)(_INTERNAL_VIEW.sub(lambda _m: "the view " + origin, str(e))) from None
+
+    return wrapper
+
+
+def _local_path(path):
+    """A file:// URL as the local path it names (other values unchanged)."""
+    if isinstance(path, str) and path[:7].lower() == "file://":
+        url = urlparse(path)
+        if url.netloc not in ("", "localhost"):
+            raise ValueError(f"{path}: a file:// URL of another host ({url.netloc}) is not a local path")
+        return unquote(url.path)
+    return path
 
 
 def _np():
@@ -113,9 +148,13 @@ class TacoDataset:
     #: opened because their extents miss them; None when no routing happened.
     parts_skipped = None
 
-    def __init__(self, native):
+    def __init__(self, native, origin: str | None = None):
         self._ds = native
         self._collection = None
+        self._origin = origin  # the calls that made this view, for error messages
+
+    def _derived(self, native, call: str) -> "TacoDataset":
+        return TacoDataset(native, (self._origin or "ds") + "." + call)
 
     def __reduce__(self):
         # Pickled as how it was made (open arguments, then the chain of views): the copy
@@ -218,30 +257,36 @@ class TacoDataset:
         """A new view from SQL over ``data`` (this view), ``data_raw`` and ``level0..N``.
         One read statement over the dataset only (files outside it need
         ``load(..., allow_external_sql=True)``)."""
-        return TacoDataset(self._ds.sql(query))
+        if not isinstance(query, str):
+            raise TypeError(f"sql() takes the query as a str, got {type(query).__name__}")
+        return self._derived(self._ds.sql(query), f"sql({query!r})")
 
     def filter_bbox(self, minx: float, miny: float, maxx: float, maxy: float,
                     geometry_col: str = "auto", level: int = 0) -> "TacoDataset":
         """Rows whose geometry meets the closed box; ``level > 0`` keeps the level-0 samples
         with a matching descendant (and only the matching children when navigating)."""
-        return TacoDataset(self._ds.filter_bbox(float(minx), float(miny), float(maxx), float(maxy),
-                                                geometry_col, int(level)))
+        return self._derived(self._ds.filter_bbox(float(minx), float(miny), float(maxx), float(maxy),
+                                                  geometry_col, int(level)),
+                             f"filter_bbox({minx}, {miny}, {maxx}, {maxy})")
 
     def filter_datetime(self, datetime_range_, time_col: str = "auto", level: int = 0) -> "TacoDataset":
         """Rows whose time falls in the range: "A/B" or "A" (ISO-8601, naive = UTC), a date,
         a datetime (that instant; aware ones converted to UTC), or a (start, end) tuple; a date
         or a partial date ("2023", "2023-06") is the whole UTC day/month/year; open ends as ".."
         (STAC); inclusive."""
-        return TacoDataset(self._ds.filter_datetime(datetime_range(datetime_range_), time_col, int(level)))
+        text = datetime_range(datetime_range_)
+        return self._derived(self._ds.filter_datetime(text, time_col, int(level)), f"filter_datetime({text!r})")
 
     # ---- rows ---------------------------------------------------------------------------
     @property
+    @_user_errors
     def data(self):
         """The view's level-0 rows without ``internal:*`` columns except ``internal:gdal_vsi``,
         as a pyarrow.Table (Arrow C stream from the core, no row-by-row conversion)."""
         return table_from_capsule(self._ds.export_arrow(False))
 
     @property
+    @_user_errors
     def data_raw(self):
         """The view's level-0 rows with every column (pyarrow.Table)."""
         return table_from_capsule(self._ds.export_arrow(True))
@@ -252,6 +297,7 @@ class TacoDataset:
     def to_pandas(self):
         return self.data.to_pandas()
 
+    @_user_errors
     def query(self, sql: str):
         """SQL run as is over the objects of the opened dataset (``levelN``, ``data``, ...);
         the result as a pyarrow.Table (not a view). Read statements only (SELECT, WITH,
@@ -260,9 +306,11 @@ class TacoDataset:
         return table_from_capsule(self._ds.query_arrow(sql))
 
     @property
+    @_user_errors
     def columns(self) -> list[str]:
         return self._ds.columns()
 
+    @_user_errors
     def __len__(self) -> int:
         return self._ds.row_count()
 
@@ -271,6 +319,7 @@ class TacoDataset:
             yield from batch.to_pylist()
 
     # ---- navigation ---------------------------------------------------------------------
+    @_user_errors
     def read(self, *keys: int | str):
         """Follow ``keys`` (positions or ids) level by level from the view's level-0 rows:
         a FILE gives its GDAL path (str), a FOLDER a :class:`TacoFrame` of its children."""
@@ -278,6 +327,7 @@ class TacoDataset:
             raise TypeError("read() needs at least one key")
         return _node_result(self._ds.read([sample_key(k) for k in keys]))
 
+    @_user_errors
     def read_bytes(self, *keys: int | str) -> bytes:
         """The bytes of the FILE sample that ``keys`` reach."""
         if not keys:
@@ -285,6 +335,7 @@ class TacoDataset:
         return self._ds.read_bytes([sample_key(k) for k in keys])
 
     # ---- statistics (geotiff:stats of the current view) ----------------------------------
+    @_user_errors
     def _stats(self, measure, band, level, id, file, method):
         bands, scalar = _bands(band)
         np = _np()
@@ -337,6 +388,7 @@ class TacoDataset:
                  method: str | None = None):
         return self._stats("p95", band, level, id, file, method)
 
+    @_user_errors
     def stats_categorical(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                           method: str | None = None):
         """Class probabilities: one array per band (a 2-D array for a band list), weighted
@@ -349,6 +401,7 @@ class TacoDataset:
         return np.asarray(values, dtype=np.float32)
 
     # ---- writing ------------------------------------------------------------------------
+    @_user_errors
     def export(self, output, format: str | None = None, subset_date: str = "") -> list[str]:
         """Write this view's samples (whole subtrees) as a new dataset (``taco export``)."""
         return self._ds.export(path_text(output), format or "auto", subset_date)
@@ -393,6 +446,7 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
     local files besides the dataset (``read_csv('my.csv')`` to join); by default SQL reads
     only the dataset (docs/reliability.md "Untrusted datasets" for both)."""
     flags = (bool(allow_external_rasters), bool(allow_external_sql))
+    path = [_local_path(p) for p in path] if isinstance(path, (list, tuple)) else _local_path(path)
     base = path_text(base_path) if base_path is not None else ""
     if bbox is not None and len(bbox) != 4:
         raise ValueError(f"bbox is (minx, miny, maxx, maxy), got {len(bbox)} values")

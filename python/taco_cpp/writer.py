@@ -432,6 +432,11 @@ class Taco:
     dataset_version, description, licenses, providers, tasks, ...)."""
 
     def __init__(self, tortilla: Tortilla, collection: Mapping | None = None, **fields):
+        if not isinstance(tortilla, Tortilla):
+            hint = " (wrap the samples: Taco(Tortilla([...]), ...))" if isinstance(tortilla, (list, tuple)) else ""
+            raise TypeError(f"Taco() takes a Tortilla, got {type(tortilla).__name__}{hint}")
+        if collection is not None and not isinstance(collection, Mapping):
+            raise TypeError(f"Taco(): collection is a dict (COLLECTION.json), got {type(collection).__name__}")
         collection = dict(collection or {})
         collection.update(fields)
         self._native = _native.TacoModel.make(tortilla._native, json.dumps(collection))
@@ -514,7 +519,8 @@ def export(dataset, output, format: str | None = None) -> list[str]:
 
 def from_directory(src, collection, *, metadata: Sequence = (), ext: Sequence[str] = (),
                    classes: Sequence[float] = (), pad_to: int | None = None, strict_schema: bool = True,
-                   order_file=None, time_column: str | None = None) -> Taco:
+                   order_file=None, time_column: str | None = None,
+                   exclude: str | Sequence[str] | None = None) -> Taco:
     """The Taco ``taco create SRC`` builds from a directory tree (a sub-directory is a FOLDER
     sample, a file a FILE sample), with the same options: ``collection`` (a dict or a JSON
     file), ``metadata`` (CSV/JSON Lines/Parquet files keyed by ``path``), ``ext`` (stac,
@@ -523,7 +529,12 @@ def from_directory(src, collection, *, metadata: Sequence = (), ext: Sequence[st
     "stats-categorical:mask.tif"]``; stac/istac also fill FOLDER samples from the files below
     them), ``classes``, ``pad_to``, ``strict_schema``, ``order_file``, ``time_column`` (the
     metadata column, timestamp or ISO-8601 text, that gives a sample's time: its
-    stac:/istac: time_start, and the earliest/latest for the FOLDERs above)."""
+    stac:/istac: time_start, and the earliest/latest for the FOLDERs above), ``exclude``
+    (globs of entries that are not samples, as ``taco create --exclude``: without '/' matched
+    against an entry's name, with '/' against its path below ``src``; GDAL's ``*.aux.xml``
+    sidecars are always left out)."""
+    if isinstance(exclude, str):
+        exclude = [exclude]
     if isinstance(collection, Mapping):
         collection_json, collection_name = json.dumps(dict(collection)), ""
     else:
@@ -534,4 +545,4 @@ def from_directory(src, collection, *, metadata: Sequence = (), ext: Sequence[st
     return Taco._wrap(_native.taco_from_directory(
         path_text(src), collection_json, collection_name, path_text(order_file) if order_file else "",
         [path_text(m) for m in metadata], list(ext), [float(c) for c in classes], pad_to, bool(strict_schema),
-        time_column))
+        time_column, [str(g) for g in exclude] if exclude is not None else None))

@@ -268,7 +268,25 @@ Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query, bool dat
   TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> view, Derive(select, context_));
   read::TrustRelation(*state_, view->view_, levels);
   read::TrustRelation(*state_, view->data_view_, levels);
-  return view;
+  if (read::NonDeterministicPart(q).empty()) return view;
+  // random(), TABLESAMPLE, now(), ...: evaluated once, into a table, so that the view is one
+  // fixed set of rows (order and computed values included) for Data(), RowCount(), Read(),
+  // the statistics, export and the sample plan (issue 24). Its name starts with "fixed_"
+  // (view_name()): the Python layer cannot rebuild such a view in another process.
+  const std::string fixed = state_->NewName("fixed");
+  Status st = state_->engine->Execute("CREATE TEMP TABLE " + fixed + " AS SELECT * FROM " + view->view_);
+  if (!st.ok()) return state_->Prefixed(st);
+  TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state_->ColumnsOf(fixed));
+  std::string data_view = fixed;
+  const std::string list = DataSelectList(columns);
+  if (list != "*" && !list.empty()) {
+    data_view = fixed + "_data";
+    st = state_->engine->Execute("CREATE TEMP VIEW " + data_view + " AS SELECT " + list + " FROM " + fixed);
+    if (!st.ok()) return state_->Prefixed(st);
+  }
+  read::TrustRelation(*state_, fixed, levels);
+  read::TrustRelation(*state_, data_view, levels);
+  return std::unique_ptr<Dataset>(new Dataset(state_, fixed, data_view, context_));
 }
 
 Result<Table> Dataset::Data() const {
