@@ -42,7 +42,7 @@ from .errors import (
     TacoIOError,
 )
 from ._pit import PitSchema
-from ._tools import demo_tree
+from ._tools import demo_tree, flush_log, get_log_level, publish, set_log_level
 from .reader import (
     TacoDataset,
     TacoFrame,
@@ -88,7 +88,8 @@ __all__ = [
     "AlreadyExistsError", "CorruptionError", "Field", "GeotiffStats", "InternalError", "InvalidArgumentError",
     "Istac", "MajorTom", "NotFoundError", "NotSupportedError", "PitSchema", "Sample", "SampleExtension", "Scaling",
     "SpatialGrouping", "Split", "Stac", "Taco", "TacoDataset", "TacoError", "TacoFrame", "TacoIOError", "Tortilla",
-    "TortillaExtension", "ValidationReport", "cache_clear", "cache_info", "concat", "convert", "create", "demo_tree", "export",
-    "from_directory", "gdal_path", "info", "labels", "load", "optical_data", "publications", "split_strategy",
-    "tacocat", "tacollection", "validate", "__version__",
+    "TortillaExtension", "ValidationReport", "cache_clear", "cache_info", "concat", "convert", "create",
+    "demo_tree", "export", "flush_log", "from_directory", "gdal_path", "get_log_level", "info", "labels", "load",
+    "optical_data", "publications", "publish", "set_log_level", "split_strategy", "tacocat", "tacollection",
+    "validate", "__version__",
 ]

@@ -2,7 +2,7 @@
 tests/wheel/walk.py there, as a user without this repository or a compiler would.
 
 * The wheel must be a repaired manylinux wheel holding the module, libduckdb, libgdal, libproj
-  (taco_cpp.libs/), proj.db and GDAL's data.
+  (taco_cpp.libs/), proj.db and GDAL's data, py.typed and the stubs.
 * The venv is made by the system interpreter without --system-site-packages. Its only other
   path is a .pth naming the site-packages of the project venv (.venv/), which holds the pinned
   numpy, pyarrow and pandas the wheel depends on (pip checks them, offline: --no-index) and no
@@ -43,6 +43,8 @@ def check_wheel(wheel: str) -> None:
         "libproj": lambda m: m.startswith("taco_cpp.libs/libproj"),
         "proj.db": lambda m: m == "taco_cpp/_data/proj/proj.db",
         "GDAL data": lambda m: m == "taco_cpp/_data/gdal/gdalvrt.xsd",
+        "py.typed": lambda m: m == "taco_cpp/py.typed",
+        "the stubs": lambda m: m == "taco_cpp/_native.pyi",
     }
     for what, match in wanted.items():
         if not any(match(m) for m in members):
