@@ -86,7 +86,8 @@ void QueueLine(LogLevel level, std::string_view line) {
     }
     Queue().lines.emplace_back(static_cast<int>(level), std::string(line));
   }
-  if (Py_IsInitialized() && PyGILState_Check()) {
+  if (!Py_IsInitialized()) return;  // the interpreter is gone (exit): nobody to deliver to
+  if (PyGILState_Check()) {
     Deliver();
   } else if (!Queue().pending_scheduled.exchange(true)) {
     if (Py_AddPendingCall(&PendingDeliver, nullptr) != 0) Queue().pending_scheduled = false;

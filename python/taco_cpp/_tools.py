@@ -3,6 +3,7 @@ in Python's :mod:`logging`, and ``publish`` (``taco publish``)."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 from typing import Any, Sequence
@@ -32,6 +33,7 @@ def demo_tree(directory, tiles: int = 48, size: int = 64) -> list[dict[str, Any]
 # ---- the core's log, in Python's logging ----------------------------------------------------
 
 logger = logging.getLogger("taco_cpp")
+_unroute_registered = False
 _LEVELS = {"off": 0, "verbose": 1, "info": 1, "debug": 2}
 
 
@@ -66,6 +68,11 @@ def set_log_level(level: str | int | bool | None) -> None:
         _native.set_log_level(0)
         _native.set_log_sink(None)
         return
+    global _unroute_registered
+    if not _unroute_registered:
+        # Before the interpreter goes away, the core's lines go back to its own stderr sink.
+        atexit.register(_native.set_log_sink, None)
+        _unroute_registered = True
     _native.set_log_sink(_to_logging)
     _native.set_log_level(native)
 
