@@ -22,6 +22,7 @@
 #include "errors.h"
 #include "handles.h"
 #include "interrupt.h"
+#include "progress.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
 #include "taco/info.h"
@@ -292,10 +293,12 @@ void BindReader(nb::module_& m) {
         return WithDataset(h, [&](Dataset& ds) { return Take(ComputeCategoricalStats(ds, q)); });
       }, nb::arg("bands"), nb::arg("level"), nb::arg("id").none(), nb::arg("file").none(), nb::arg("method") = "")
       .def("export", [](DatasetHandle& h, const std::string& output, const std::string& format,
-                        const std::string& subset_date) {
+                        const std::string& subset_date, nb::object progress) {
         ExportOptions options;
         options.format = FormatByName(format);
         options.subset_date = subset_date;
+        ProgressRelay relay(std::move(progress));
+        options.progress = relay.callback<uint64_t>();
         RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
         h.EnsureProcess();
         // Whole subtrees are navigated in the dataset the views start at (as `taco export`
@@ -311,8 +314,11 @@ void BindReader(nb::module_& m) {
           }
         }
         options.source = root.get();
-        return WithDataset(h, [&](Dataset& ds) { return Take(Export(ds, output, options)); });
-      }, nb::arg("output"), nb::arg("format"), nb::arg("subset_date"))
+        std::vector<std::string> written =
+            WithDataset(h, [&](Dataset& ds) { return Take(Export(ds, output, options)); });
+        relay.RaiseIfFailed();
+        return written;
+      }, nb::arg("output"), nb::arg("format"), nb::arg("subset_date"), nb::arg("progress").none() = nb::none())
       .def("info_json", [](DatasetHandle& h) {
         return WithDataset(h, [](Dataset& ds) { return InfoJson(ds).dump(); });
       });

@@ -18,7 +18,9 @@ from urllib.parse import unquote, urlparse
 from . import _native
 from ._arrow import table_from_capsule
 from ._convert import datetime_range, path_text, sample_key
+from ._display import extent_text, frame_html, view_steps
 from ._pit import PitSchema
+from ._progress import Progress, ProgressArg
 
 _STATS = ("mean", "std", "min", "max", "p25", "p50", "p75", "p95")
 
@@ -104,9 +106,11 @@ class TacoFrame:
 
     @property
     def columns(self) -> list[str]:
+        """The column names of ``data``."""
         return self.data.column_names
 
     def to_pandas(self):
+        """``data`` as a pandas DataFrame."""
         return self.data.to_pandas()
 
     def read(self, key: int | str):
@@ -128,6 +132,9 @@ class TacoFrame:
 
     def __repr__(self) -> str:
         return f"<TacoFrame level {self.level}: {len(self)} rows>\n{self.data}"
+
+    def _repr_html_(self) -> str:
+        return frame_html(self.level, self.data)
 
 
 def _node_result(node: dict):
@@ -176,6 +183,7 @@ class TacoDataset:
 
     @property
     def id(self) -> str:
+        """The collection's ``id``."""
         return self._field("id")
 
     @property
@@ -185,30 +193,37 @@ class TacoDataset:
 
     @property
     def description(self) -> str:
+        """The collection's ``description``."""
         return self._field("description")
 
     @property
     def title(self):
+        """The collection's ``title`` (None when absent)."""
         return self._field("title")
 
     @property
     def tasks(self) -> list:
+        """The collection's ``tasks`` ([] when absent)."""
         return self._field("tasks", [])
 
     @property
     def licenses(self) -> list:
+        """The collection's ``licenses`` ([] when absent)."""
         return self._field("licenses", [])
 
     @property
     def providers(self) -> list:
+        """The collection's ``providers`` ([] when absent)."""
         return self._field("providers", [])
 
     @property
     def keywords(self):
+        """The collection's ``keywords`` (None when absent)."""
         return self._field("keywords")
 
     @property
     def curators(self):
+        """The collection's ``curators`` (None when absent)."""
         return self._field("curators")
 
     @property
@@ -218,10 +233,12 @@ class TacoDataset:
 
     @property
     def field_schema(self) -> dict:
+        """``taco:field_schema``: per level, the extension columns with their types."""
         return self._field("taco:field_schema") or {}
 
     @property
     def pit_schema(self) -> PitSchema:
+        """``taco:pit_schema`` (position-isomorphic tree) as a :class:`PitSchema`."""
         return PitSchema(self._field("taco:pit_schema"))
 
     @property
@@ -231,6 +248,7 @@ class TacoDataset:
 
     @property
     def path(self) -> str:
+        """The path or URL the dataset was opened from."""
         return self._ds.path
 
     @property
@@ -292,9 +310,11 @@ class TacoDataset:
         return table_from_capsule(self._ds.export_arrow(True))
 
     def to_arrow(self):
+        """``data`` (a pyarrow.Table)."""
         return self.data
 
     def to_pandas(self):
+        """``data`` as a pandas DataFrame."""
         return self.data.to_pandas()
 
     @_user_errors
@@ -308,6 +328,7 @@ class TacoDataset:
     @property
     @_user_errors
     def columns(self) -> list[str]:
+        """The column names of ``data``."""
         return self._ds.columns()
 
     @_user_errors
@@ -360,32 +381,39 @@ class TacoDataset:
 
     def stats_std(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """Population standard deviation per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("std", band, level, id, file, method)
 
     def stats_min(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """Minimum per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("min", band, level, id, file, method)
 
     def stats_max(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """Maximum per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("max", band, level, id, file, method)
 
     def stats_p25(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """25th percentile per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("p25", band, level, id, file, method)
 
     def stats_p50(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """Median (50th percentile) per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("p50", band, level, id, file, method)
 
     stats_median = stats_p50
 
     def stats_p75(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """75th percentile per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("p75", band, level, id, file, method)
 
     def stats_p95(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """95th percentile per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("p95", band, level, id, file, method)
 
     @_user_errors
@@ -402,20 +430,33 @@ class TacoDataset:
 
     # ---- writing ------------------------------------------------------------------------
     @_user_errors
-    def export(self, output, format: str | None = None, subset_date: str = "") -> list[str]:
-        """Write this view's samples (whole subtrees) as a new dataset (``taco export``)."""
-        return self._ds.export(path_text(output), format or "auto", subset_date)
+    def export(self, output, format: str | None = None, subset_date: str = "", *,
+               progress: ProgressArg = None) -> list[str]:
+        """Write this view's samples (whole subtrees) as a new dataset (``taco export``).
+        ``progress`` as in :func:`taco_cpp.create`."""
+        with Progress(progress, "export") as callback:
+            return self._ds.export(path_text(output), format or "auto", subset_date, callback)
 
     # ---- display ------------------------------------------------------------------------
+    def view_steps(self) -> tuple[str, list[str]]:
+        """How this view was made: where the dataset came from (``load('s2.tacozip')``) and
+        the filters and SQL applied to it, in order (``["sql('SELECT ...')",
+        "filter_bbox(-5, 35, 5, 45)"]``); no steps for an opened dataset."""
+        return view_steps(_native.dataset_recipe(self._ds))
+
     def __repr__(self) -> str:
         pit = self.pit_schema
-        lines = [f"<TacoDataset '{self.id}' ({self.format})>"]
+        origin, steps = self.view_steps()
+        lines = [f"<TacoDataset '{self.id}' ({self.format}{', view' if steps else ''})>"]
         if self.title:
             lines.append(f"  title:   {self.title}")
         lines.append(f"  version: {self.version}")
-        spatial = self.extent.get("spatial") if isinstance(self.extent, dict) else None
-        if spatial:
-            lines.append(f"  extent:  {spatial}")
+        extent = extent_text(self.extent)
+        if extent:
+            lines.append(f"  extent:  {extent}")
+        lines.append(f"  from:    {origin}")
+        for step in steps:
+            lines.append(f"  then:    .{step}")
         lines.append(f"  level 0: {pit.root.get('n')} {pit.root.get('type')} rows, {self.num_levels} level(s)")
         return "\n".join(lines)
 
@@ -465,7 +506,7 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
         native = _native.open(path_text(path), base, bool(cache), *flags)
     ds = TacoDataset(native)
     if bbox is not None:
-        ds = ds.filter_bbox(*bbox)
+        ds = ds.filter_bbox(bbox[0], bbox[1], bbox[2], bbox[3])
     if datetime is not None:
         ds = ds.filter_datetime(datetime)
     ds.parts_skipped = skipped
@@ -495,10 +536,12 @@ class ValidationReport:
 
     @property
     def ok(self) -> bool:
+        """True when no rule is violated."""
         return not self.violations and not self.omitted
 
     @property
     def total(self) -> int:
+        """Violations found, listed and omitted."""
         return len(self.violations) + sum(self.omitted.values())
 
     def __bool__(self) -> bool:

@@ -247,14 +247,17 @@ class TacoIterableDataset(_data.IterableDataset):
 
     @property
     def epoch(self) -> int:
+        """The epoch selected by ``set_epoch`` (0 before)."""
         return int(self._shared[0])
 
     @property
     def rank(self) -> int:
+        """This process's rank among ``world_size`` (0 without torch.distributed)."""
         return int(self._shared[3])
 
     @property
     def world_size(self) -> int:
+        """How many ranks share the rows (1 without torch.distributed)."""
         return int(self._shared[4])
 
     def set_epoch(self, epoch: int) -> None:
@@ -532,11 +535,13 @@ class TacoDataLoader(_data.DataLoader):
             yield batch
 
     def state_dict(self) -> dict:
+        """The dataset's ``state_dict`` with the samples this loader delivered this epoch."""
         if not isinstance(self.dataset, TacoIterableDataset):
             raise TypeError("state_dict() needs a TacoIterableDataset")
         return self.dataset.state_dict(self._delivered)
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Resume from a ``state_dict`` (see :meth:`TacoIterableDataset.load_state_dict`)."""
         if not isinstance(self.dataset, TacoIterableDataset):
             raise TypeError("load_state_dict() needs a TacoIterableDataset")
         self.dataset.load_state_dict(state)

@@ -40,6 +40,7 @@ def use(backend: str) -> None:
 
 
 def get_backend() -> str:
+    """The DataFrame backend ``use()`` selected: "pyarrow" (default), "pandas" or "polars"."""
     return _DATAFRAME_BACKEND
 
 

@@ -45,51 +45,63 @@ class TacoDataset:
     # ---- metadata (STAC-like attributes) ------------------------------------------------
     @property
     def id(self) -> str:
+        """The collection's ``id``."""
         return self._core.id
 
     @property
     def version(self) -> str:
+        """The collection's ``dataset_version``."""
         return self._core.version
 
     @property
     def description(self) -> str:
+        """The collection's ``description`` ("" when absent)."""
         return self._core.description or ""
 
     @property
     def tasks(self) -> list:
+        """The collection's ``tasks``."""
         return list(self._core.tasks or [])
 
     @property
     def extent(self) -> dict:
+        """The collection's ``extent`` ({"spatial", "temporal"})."""
         return dict(self._core.extent or {})
 
     @property
     def providers(self) -> list:
+        """The collection's ``providers``."""
         return list(self._core.providers or [])
 
     @property
     def licenses(self) -> list:
+        """The collection's ``licenses``."""
         return list(self._core.licenses or [])
 
     @property
     def title(self):
+        """The collection's ``title`` (None when absent)."""
         return self._core.title
 
     @property
     def curators(self):
+        """The collection's ``curators`` (None when absent)."""
         return self._core.curators
 
     @property
     def keywords(self):
+        """The collection's ``keywords`` (None when absent)."""
         return self._core.keywords
 
     @property
     def pit_schema(self) -> PITSchema:
+        """``taco:pit_schema`` as tacoreader's PITSchema."""
         with translated("query"):
             return PITSchema(self._core.pit_schema.to_dict())
 
     @property
     def field_schema(self) -> dict:
+        """``taco:field_schema`` (per level, the extension columns and types)."""
         return self._core.field_schema
 
     @property
@@ -123,10 +135,12 @@ class TacoDataset:
 
     def filter_bbox(self, minx: float, miny: float, maxx: float, maxy: float, geometry_col: str = "auto",
                     level: int = 0) -> "TacoDataset":
+        """A new view of the rows whose geometry meets the box (as :meth:`taco_cpp.TacoDataset.filter_bbox`)."""
         with translated("query"):
             return self._derived(self._core.filter_bbox(minx, miny, maxx, maxy, geometry_col, level))
 
     def filter_datetime(self, datetime_range, time_col: str = "auto", level: int = 0) -> "TacoDataset":
+        """A new view of the rows whose time is in the range (as :meth:`taco_cpp.TacoDataset.filter_datetime`)."""
         with translated("query"):
             return self._derived(self._core.filter_datetime(datetime_range, time_col, level))
 
@@ -143,6 +157,7 @@ class TacoDataset:
             return set(_NAVIGATION_COLUMNS.get(self._format, ())) <= set(self._core._ds.columns())
 
     def verify_rsut(self) -> bool:
+        """tacoreader's name for :meth:`is_rsut`."""
         return self.is_rsut()
 
     # ---- rows ---------------------------------------------------------------------------
@@ -172,33 +187,43 @@ class TacoDataset:
             return getattr(self._core, "stats_" + name)(band, level=level, id=id, method="upstream")
 
     def stats_mean(self, band, level: int = 0, id: str | None = None):
+        """Mean per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("mean", band, level, id)
 
     def stats_std(self, band, level: int = 0, id: str | None = None):
+        """Standard deviation per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("std", band, level, id)
 
     def stats_min(self, band, level: int = 0, id: str | None = None):
+        """Minimum per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("min", band, level, id)
 
     def stats_max(self, band, level: int = 0, id: str | None = None):
+        """Maximum per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("max", band, level, id)
 
     def stats_p25(self, band, level: int = 0, id: str | None = None):
+        """25th percentile per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("p25", band, level, id)
 
     def stats_p50(self, band, level: int = 0, id: str | None = None):
+        """Median per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("p50", band, level, id)
 
     def stats_median(self, band, level: int = 0, id: str | None = None):
+        """Median per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("p50", band, level, id)
 
     def stats_p75(self, band, level: int = 0, id: str | None = None):
+        """75th percentile per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("p75", band, level, id)
 
     def stats_p95(self, band, level: int = 0, id: str | None = None):
+        """95th percentile per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("p95", band, level, id)
 
     def stats_categorical(self, band, level: int = 0, id: str | None = None):
+        """Class probabilities per band with tacoreader's arithmetic (FORMAT §6.9), over the current view."""
         return self._stat("categorical", band, level, id)
 
     # ---- display ------------------------------------------------------------------------

@@ -53,17 +53,21 @@ class TacoDataFrame(ABC):
 
     @property
     @abstractmethod
-    def columns(self): ...
+    def columns(self):
+        """The column names."""
 
     @property
     @abstractmethod
-    def shape(self): ...
+    def shape(self):
+        """(rows, columns)."""
 
     @abstractmethod
-    def head(self, n: int = 5): ...
+    def head(self, n: int = 5):
+        """The first ``n`` rows, in the backend's type."""
 
     @abstractmethod
-    def tail(self, n: int = 5): ...
+    def tail(self, n: int = 5):
+        """The last ``n`` rows, in the backend's type."""
 
     # ---- shared -----------------------------------------------------------------------
     def _wrap_same(self, data):
