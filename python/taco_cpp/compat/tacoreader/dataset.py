@@ -1,9 +1,10 @@
 """``TacoDataset`` of tacoreader 2.4 on a taco-cpp dataset view.
 
 ``sql``/``filter_bbox``/``filter_datetime`` return new lazy datasets; ``data``/``data_raw``
-are TacoDataFrames of the dataset's backend; ``read(key)`` = ``data.read(key)``; the
-``stats_*`` methods aggregate ``geotiff:stats`` (over the current view: unlike tacoreader,
-filters are honoured).
+are TacoDataFrames of the dataset's backend; ``read(key)`` = ``data.read(key)``; ``sql()``
+returns a frame at once over the flat views ``l0 … lN``; ``flatten``/``sort``/``limit``; the
+``stats_*`` methods aggregate ``geotiff:stats`` of the whole level as upstream does (filters
+ignored); ``filter_datetime`` compares by UTC calendar day as upstream does.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from ...reader import TacoDataset as _CoreDataset
 from ._constants import NAVIGATION_COLUMN_DESCRIPTIONS, NAVIGATION_COLUMNS_BY_FORMAT
+from ._datetime import upstream_days
 from ._translate import translated
 from .dataframe import create_dataframe
 from .schema import PITSchema
@@ -42,9 +44,14 @@ class TacoDataset:
         self._sort_descending = False
         self._limit_n = None
         self._table = None  # the level-0 rows (pyarrow), read once per dataset view
+        self._sorted_columns = False  # a concat: upstream gives the columns in name order
+        self._root = core  # the dataset as loaded: upstream's statistics ignore filters
 
     def _derived(self, core: _CoreDataset) -> "TacoDataset":
-        return TacoDataset(core, self._dataframe_backend, extent_modified=True)
+        d = TacoDataset(core, self._dataframe_backend, extent_modified=True)
+        d._sorted_columns = self._sorted_columns
+        d._root = self._root
+        return d
 
     # ---- metadata (STAC-like attributes) ------------------------------------------------
     @property
@@ -153,7 +160,7 @@ class TacoDataset:
 
     def filter_datetime(self, datetime_range, time_col: str = "auto", level: int = 0) -> "TacoDataset":
         with translated("query"):
-            return self._derived(self._core.filter_datetime(datetime_range, time_col, level))
+            return self._derived(self._core.filter_datetime(upstream_days(datetime_range), time_col, level))
 
     def navigation_columns(self, describe: bool = False):
         """The columns ``read()`` and ``concat()`` need; keep them in ``sql()`` projections."""
@@ -180,6 +187,8 @@ class TacoDataset:
                 with translated("query"):
                     self._table = self._core.data
             table = self._table
+        if self._sorted_columns:
+            table = table.select(sorted(table.column_names))
         return create_dataframe(self._dataframe_backend, table, self._format, source=self._core, current_level=0)
 
     @property
@@ -206,15 +215,16 @@ class TacoDataset:
                     return node
                 from .dataframe import frame_class
 
-                return frame_class(self._dataframe_backend).from_arrow(node.data, self._format, source=node,
+                return frame_class(self._dataframe_backend).from_arrow(node.data_raw, self._format, source=node,
                                                                       current_level=1)
         return self.data.read(key)
 
     # ---- statistics ---------------------------------------------------------------------
     def _stat(self, name: str, band, level: int, id: str | None):
         with translated("query"):
-            # tacoreader's own arithmetic (FORMAT §6.9), so that notebooks get its numbers
-            return getattr(self._core, "stats_" + name)(band, level=level, id=id, method="upstream")
+            # tacoreader's own arithmetic (FORMAT §6.9) over the whole level, filters ignored, as
+            # upstream reads levelN and not the view: notebooks get its numbers
+            return getattr(self._root, "stats_" + name)(band, level=level, id=id, method="upstream")
 
     def stats_mean(self, band, level: int = 0, id: str | None = None):
         return self._stat("mean", band, level, id)

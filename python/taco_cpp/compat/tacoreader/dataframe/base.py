@@ -109,7 +109,7 @@ class TacoDataFrame(ABC):
             raise TacoNavigationError("this frame was not made by tacoreader.load(); it cannot navigate")
         with translated("navigation"):
             children = self._source.read(self._source_position(row["internal:gdal_vsi"]))
-            table = children.data
+            table = children.data_raw
         return type(self).from_arrow(table, self._format_type, source=children,
                                      current_level=self._current_level + 1)
 
