@@ -248,8 +248,7 @@ class TacoDataset:
                     return node
                 from .dataframe import frame_class
 
-                return frame_class(self._dataframe_backend).from_arrow(node.data_raw, self._format, source=node,
-                                                                      current_level=1)
+                return frame_class(self._dataframe_backend)._children(node, self._format, 1)
         return self.data.read(key)
 
     # ---- statistics ---------------------------------------------------------------------
