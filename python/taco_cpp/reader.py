@@ -15,7 +15,7 @@ import re
 from typing import Any, Iterator, Sequence
 from urllib.parse import unquote, urlparse
 
-from . import _native
+from . import _flat, _native
 from ._arrow import table_from_capsule
 from ._convert import datetime_range, path_text, sample_key
 from ._display import extent_text, frame_html, view_steps
@@ -159,6 +159,7 @@ class TacoDataset:
         self._ds = native
         self._collection = None
         self._origin = origin  # the calls that made this view, for error messages
+        self._level_cols: dict[int, list[str]] = {}
 
     def _derived(self, native, call: str) -> "TacoDataset":
         return TacoDataset(native, (self._origin or "ds") + "." + call)
@@ -319,11 +320,49 @@ class TacoDataset:
 
     @_user_errors
     def query(self, sql: str):
-        """SQL run as is over the objects of the opened dataset (``levelN``, ``data``, ...);
+        """SQL run over the objects of the opened dataset (``levelN``, ``data``, ...) and its
+        flat views ``l0 … lN`` (one row per level-K sample, columns ``"lK:<col>"`` then its
+        ancestors' ``"l{K-1}:<col>"`` … ``"l0:<col>"``; TACOCAT parts joined by source file);
         the result as a pyarrow.Table (not a view). Read statements only (SELECT, WITH,
         DESCRIBE, SHOW, SUMMARIZE, EXPLAIN), over the dataset only unless it was loaded with
         ``allow_external_sql=True``; COPY, ATTACH, INSTALL, CREATE, SET, ... raise."""
-        return table_from_capsule(self._ds.query_arrow(sql))
+        return table_from_capsule(self._ds.query_arrow(self._with_flat_views(sql)))
+
+    def _level_columns(self, level: int) -> list[str]:
+        """Columns of the engine's ``level{level}`` view (cached)."""
+        if level not in self._level_cols:
+            self._level_cols[level] = table_from_capsule(
+                self._ds.query_arrow(f"SELECT * FROM level{int(level)} LIMIT 0")).column_names
+        return self._level_cols[level]
+
+    def _with_flat_views(self, sql: str) -> str:
+        return _flat.with_flat_views(sql, self._level_columns, self.num_levels - 1)
+
+    def flatten(self, level: int | None = None, sort_by: str | None = None, descending: bool = False,
+                limit: int | None = None):
+        """Every FILE sample of ``level`` (default: the deepest) under this view's level-0
+        rows, with the columns of its ancestors (``"lK:<col>"``, deepest level first, no
+        ``internal:*``) and its GDAL path last as ``gdal_vsi`` (pyarrow.Table); ``sort_by`` a
+        flat column name, ``limit`` a row count."""
+        top = self.num_levels - 1
+        level = top if level is None else int(level)
+        if level < 0 or level > top:
+            raise ValueError(f"level {level} does not exist: levels 0 to {top}")
+        return table_from_capsule(self._ds.query_arrow(
+            _flat.flatten_sql(self._level_columns, level, None, sort_by, descending, limit, self._view_rows_condition())))
+
+    def _view_rows_condition(self) -> str | None:
+        """SQL condition on ``_l0`` keeping this view's level-0 rows (None: all of level 0).
+        The rows are matched by their GDAL path, unique per level-0 sample in every format."""
+        rows = self.data
+        total = table_from_capsule(self._ds.query_arrow("SELECT count(*) AS n FROM level0")).column(0)[0].as_py()
+        if rows.num_rows == total or "internal:gdal_vsi" not in rows.column_names:
+            return None
+        paths = rows.column("internal:gdal_vsi").to_pylist()
+        if not paths:
+            return "false"
+        listed = ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths)
+        return f'_l0."internal:gdal_vsi" IN ({listed})'
 
     @property
     @_user_errors
