@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "taco/log.h"
 #include "taco/version.h"
 
 NB_MODULE(_native, m) {
@@ -21,6 +22,13 @@ NB_MODULE(_native, m) {
   taco::py::BindReader(m);
   taco::py::BindWriter(m);
   taco::py::BindLoader(m);
+  // The core's diagnostic trace (what `taco -v` / `--debug` print to stderr): 0 off,
+  // 1 verbose, 2 debug. Used by taco_cpp.compat.tacotoolbox.verbose().
+  m.def("set_log_level", [](int level) {
+    if (level < 0 || level > 2) throw taco::py::StatusError(taco::StatusCode::kInvalidArgument, "log level must be 0, 1 or 2");
+    taco::SetLogLevel(static_cast<taco::LogLevel>(level));
+  }, nanobind::arg("level"));
+  m.def("get_log_level", [] { return static_cast<int>(taco::GetLogLevel()); });
   // For the tests of the error mapping: raises the exception of Status code `code` (its
   // taco::StatusCode number) with `message`, through the same translator as every call.
   m.def("_raise_status", [](int code, const std::string& message) {
