@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator, Sequence
 
-from . import _native
+from . import _flat, _native
 from ._arrow import table_from_capsule
 from ._convert import datetime_range, path_text, sample_key
 from ._pit import PitSchema
@@ -116,6 +116,7 @@ class TacoDataset:
     def __init__(self, native):
         self._ds = native
         self._collection = None
+        self._level_cols: dict[int, list[str]] = {}
 
     def __reduce__(self):
         # Pickled as how it was made (open arguments, then the chain of views): the copy
@@ -253,11 +254,37 @@ class TacoDataset:
         return self.data.to_pandas()
 
     def query(self, sql: str):
-        """SQL run as is over the objects of the opened dataset (``levelN``, ``data``, ...);
+        """SQL run over the objects of the opened dataset (``levelN``, ``data``, ...) and its
+        flat views ``l0 … lN`` (one row per level-K sample, columns ``"lK:<col>"`` then its
+        ancestors' ``"l{K-1}:<col>"`` … ``"l0:<col>"``; TACOCAT parts joined by source file);
         the result as a pyarrow.Table (not a view). Read statements only (SELECT, WITH,
         DESCRIBE, SHOW, SUMMARIZE, EXPLAIN), over the dataset only unless it was loaded with
         ``allow_external_sql=True``; COPY, ATTACH, INSTALL, CREATE, SET, ... raise."""
-        return table_from_capsule(self._ds.query_arrow(sql))
+        return table_from_capsule(self._ds.query_arrow(self._with_flat_views(sql)))
+
+    def _level_columns(self, level: int) -> list[str]:
+        """Columns of the engine's ``level{level}`` view (cached)."""
+        if level not in self._level_cols:
+            self._level_cols[level] = table_from_capsule(
+                self._ds.query_arrow(f"SELECT * FROM level{int(level)} LIMIT 0")).column_names
+        return self._level_cols[level]
+
+    def _with_flat_views(self, sql: str) -> str:
+        return _flat.with_flat_views(sql, self._level_columns, self.num_levels - 1)
+
+    def flatten(self, level: int | None = None, sort_by: str | None = None, descending: bool = False,
+                limit: int | None = None):
+        """Every FILE sample of ``level`` (default: the deepest) under this view's level-0
+        rows, with the columns of its ancestors (``"lK:<col>"``, deepest level first, no
+        ``internal:*``) and its GDAL path last as ``gdal_vsi`` (pyarrow.Table); ``sort_by`` a
+        flat column name, ``limit`` a row count."""
+        top = self.num_levels - 1
+        level = top if level is None else int(level)
+        if level < 0 or level > top:
+            raise ValueError(f"level {level} does not exist: levels 0 to {top}")
+        views = lambda k: "data_raw" if k == 0 else f"level{k}"  # noqa: E731
+        return table_from_capsule(self._ds.query_arrow(
+            _flat.flatten_sql(self._level_columns, level, views, sort_by, descending, limit)))
 
     @property
     def columns(self) -> list[str]:

@@ -24,7 +24,7 @@ from .dataset import TacoDataset
 from .loader import load
 
 # The tacoreader release whose public API this layer follows.
-__version__ = "2.4.13"
+__version__ = "2.4.21"
 
 _DATAFRAME_BACKEND = "pyarrow"
 _logger = logging.getLogger("tacoreader")

@@ -11,23 +11,23 @@ from __future__ import annotations
 from typing import Any
 
 from ...reader import TacoDataset as _CoreDataset
+from ._constants import NAVIGATION_COLUMN_DESCRIPTIONS, NAVIGATION_COLUMNS_BY_FORMAT
 from ._translate import translated
 from .dataframe import create_dataframe
 from .schema import PITSchema
 
-_NAVIGATION_COLUMNS = {
-    "zip": ("id", "type", "internal:current_id", "internal:offset", "internal:size"),
-    "folder": ("id", "type", "internal:current_id"),
-    "tacocat": ("id", "type", "internal:current_id", "internal:offset", "internal:size", "internal:source_file"),
-}
-_NAVIGATION_DESCRIPTIONS = {
-    "id": "Unique sample identifier",
-    "type": "Sample type (FILE or FOLDER)",
-    "internal:current_id": "Row position in its level (links children through internal:parent_id)",
-    "internal:offset": "Byte offset of the sample's data in its ZIP",
-    "internal:size": "Byte size of the sample's data",
-    "internal:source_file": "The ZIP a TACOCAT row comes from",
-}
+
+def _to_backend(table, backend: str):
+    if backend == "pandas":
+        return table.to_pandas()
+    if backend == "polars":
+        import polars as pl
+
+        return pl.from_arrow(table)
+    return table
+
+_NAVIGATION_COLUMNS = NAVIGATION_COLUMNS_BY_FORMAT
+_NAVIGATION_DESCRIPTIONS = NAVIGATION_COLUMN_DESCRIPTIONS
 
 
 class TacoDataset:
@@ -38,6 +38,10 @@ class TacoDataset:
         self._dataframe_backend = backend
         self._extent_modified = extent_modified
         self._closed = False
+        self._sort_by = None
+        self._sort_descending = False
+        self._limit_n = None
+        self._table = None  # the level-0 rows (pyarrow), read once per dataset view
 
     def _derived(self, core: _CoreDataset) -> "TacoDataset":
         return TacoDataset(core, self._dataframe_backend, extent_modified=True)
@@ -114,12 +118,33 @@ class TacoDataset:
         return False
 
     # ---- queries ------------------------------------------------------------------------
-    def sql(self, query: str) -> "TacoDataset":
-        """A new lazy dataset; ``data`` in the query stands for this dataset's rows."""
+    def sql(self, query: str):
+        """Run ``query`` now and return the backend's frame (pyarrow.Table, pandas or polars
+        DataFrame). Relations: the flat views ``l0 … lN`` (columns ``"lK:<col>"``), the level
+        views ``level0 … levelN`` and ``data``."""
         with translated("query"):
-            # as in tacoreader, `data` in the query has every column (internal:* too), so
-            # that a `SELECT * FROM data ...` view keeps what read() and concat() need
-            return self._derived(_CoreDataset(self._core._ds.sql(query, True)))
+            table = self._core.query(query)
+        return _to_backend(table, self._dataframe_backend)
+
+    def flatten(self, level: int | None = None):
+        """Every FILE row of ``level`` (default: the deepest level) with its ancestors'
+        columns (``"lK:<col>"``, deepest first) and ``gdal_vsi`` last, honouring this view's
+        filters and ``sort()``/``limit()``; the backend's frame."""
+        with translated("query"):
+            table = self._core.flatten(level, sort_by=self._sort_by, descending=self._sort_descending,
+                                       limit=self._limit_n)
+        return _to_backend(table, self._dataframe_backend)
+
+    def sort(self, by: str, descending: bool = False) -> "TacoDataset":
+        """Order of ``flatten()`` (a flat column name such as ``"l0:stac:time_start"``); returns self."""
+        self._sort_by = by
+        self._sort_descending = descending
+        return self
+
+    def limit(self, n: int) -> "TacoDataset":
+        """At most ``n`` rows from ``flatten()``; returns self."""
+        self._limit_n = n
+        return self
 
     def filter_bbox(self, minx: float, miny: float, maxx: float, maxy: float, geometry_col: str = "auto",
                     level: int = 0) -> "TacoDataset":
@@ -147,8 +172,14 @@ class TacoDataset:
 
     # ---- rows ---------------------------------------------------------------------------
     def _frame(self, raw: bool):
-        with translated("query"):
-            table = self._core.data_raw if raw else self._core.data
+        if raw:
+            with translated("query"):
+                table = self._core.data_raw
+        else:
+            if self._table is None:
+                with translated("query"):
+                    self._table = self._core.data
+            table = self._table
         return create_dataframe(self._dataframe_backend, table, self._format, source=self._core, current_level=0)
 
     @property
@@ -162,7 +193,21 @@ class TacoDataset:
         return self._frame(raw=True)
 
     def read(self, key: int | str):
-        """``data.read(key)``: a FILE's GDAL path or a FOLDER's children."""
+        """``data.read(key)``: a FILE's GDAL path or a FOLDER's children. A position goes
+        straight to the core (no frame is built); anything else through ``data``."""
+        if type(key) is int:
+            if self._table is None:
+                with translated("query"):
+                    self._table = self._core.data
+            if 0 <= key < self._table.num_rows:
+                with translated("navigation"):
+                    node = self._core.read(key)
+                if isinstance(node, str):
+                    return node
+                from .dataframe import frame_class
+
+                return frame_class(self._dataframe_backend).from_arrow(node.data, self._format, source=node,
+                                                                      current_level=1)
         return self.data.read(key)
 
     # ---- statistics ---------------------------------------------------------------------
