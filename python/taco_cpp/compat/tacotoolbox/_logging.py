@@ -8,6 +8,7 @@ import logging
 from taco_cpp import _native
 
 _LOGGER = "tacotoolbox"
+DEFAULT_FORMAT = "%(levelname)s [%(name)s] %(message)s"
 
 
 def get_logger(name: str) -> logging.Logger:
@@ -19,17 +20,21 @@ def setup_basic_logging(level: int = logging.INFO, fmt: str | None = None) -> No
     logger.setLevel(level)
     if not logger.handlers:
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter(fmt or "%(message)s"))
+        handler.setLevel(level)
+        handler.setFormatter(logging.Formatter(fmt or DEFAULT_FORMAT))
         logger.addHandler(handler)
+    logger.propagate = False
     _native.set_log_level(2 if level <= logging.DEBUG else 1)
 
 
 def disable_logging() -> None:
     logger = logging.getLogger(_LOGGER)
     logger.setLevel(logging.CRITICAL + 1)
-    for h in list(logger.handlers):
-        logger.removeHandler(h)
     _native.set_log_level(0)
+
+
+def enable_debug_logging() -> None:
+    setup_basic_logging(logging.DEBUG)
 
 
 def verbose(level=True) -> None:

@@ -50,7 +50,7 @@ class Model:
     def _all_fields(cls) -> list[tuple[str, Any]]:
         out, seen = [], set()
         for klass in reversed(cls.__mro__):
-            for name, default in klass.__dict__.get("_fields", ()):
+            for name, default in list(klass.__dict__.get("_fields", ())) + _annotated(klass):
                 if name in seen:
                     out = [(n, d) if n != name else (name, default) for n, d in out]
                 else:
@@ -78,6 +78,26 @@ class Model:
     def __repr__(self) -> str:
         args = " ".join(f"{k}={v!r}" for k, v in self.model_dump().items())
         return f"{type(self).__name__}({args})"
+
+
+def _annotated(klass) -> list[tuple[str, Any]]:
+    """Fields a user's subclass declares pydantic-style: ``gain: float = 2.0`` (a
+    ``pydantic.Field(default=...)`` default is unwrapped; no default = required)."""
+    if klass.__module__.startswith("taco_cpp."):
+        return []
+    out = []
+    for name in klass.__dict__.get("__annotations__", {}):
+        if name.startswith("_") or name == "model_config":
+            continue
+        default = klass.__dict__.get(name, REQUIRED)
+        if type(default).__name__ == "FieldInfo":
+            inner = getattr(default, "default", REQUIRED)
+            factory = getattr(default, "default_factory", None)
+            if factory is not None:
+                inner = factory()
+            default = REQUIRED if type(inner).__name__ == "PydanticUndefinedType" else inner
+        out.append((name, default))
+    return out
 
 
 def _dump(v):

@@ -89,6 +89,10 @@ def collection_of(taco) -> dict:
         if k.startswith("_") or k == "tortilla":
             continue
         out[k] = _plain(v)
+    # The files are TACO 2.0.0 whatever the object says: tacotoolbox writes its model default
+    # "0.5.0" (the Tortilla-era number) into 2.0.0 containers; readers that check the version
+    # would be misled (a deliberate difference).
+    out["taco_version"] = _native.TACO_SPEC_VERSION
     return out
 
 

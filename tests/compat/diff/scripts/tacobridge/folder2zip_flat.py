@@ -1,0 +1,8 @@
+# inputs: flat_folder
+# B5: folder2zip(source, output) -> Path: a ZIP whose members and values match.
+import tacobridge
+from _bkit import K
+
+wd = K.workdir()
+r = tacobridge.folder2zip(wd / "flat_folder", wd / "w" / "flat.tacozip", progress=False)
+K.emit({"returned": r.name, "dataset": K.dump(r)})
