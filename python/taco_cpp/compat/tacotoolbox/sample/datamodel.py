@@ -31,6 +31,9 @@ class SampleExtension(Model, ABC):
     _fields = (("schema_only", False),)
 
     def __init__(self, **kwargs: Any):
+        # pydantic validates this field by its alias only: return_none=True sets it,
+        # schema_only=... is ignored (as with tacotoolbox)
+        kwargs.pop("schema_only", None)
         if "return_none" in kwargs:
             kwargs["schema_only"] = kwargs.pop("return_none")
         super().__init__(**kwargs)
@@ -186,7 +189,7 @@ class Sample:
 
     def pop(self, field: str) -> pa.Table:
         if field in SHARED_CORE_FIELDS:
-            raise ValueError(f"Cannot pop core field: '{field}'. Core fields are: {', '.join(SHARED_CORE_FIELDS)}")
+            raise ValueError(f"Cannot pop core field: '{field}'. Core fields are: {', '.join(sorted(SHARED_CORE_FIELDS))}")
         if field not in self._fields_order:
             raise KeyError(f"Field '{field}' does not exist in sample. "
                            f"Available extension fields: {list(self._extension_schemas.keys())}")
@@ -210,11 +213,8 @@ class Sample:
                "path": [None if self.type == "FOLDER" else self.path.as_posix()]}
         for n in self._extension_schemas:
             row[n] = [getattr(self, n, None)]
-        for k in self._fields_order:
-            if k not in self._extension_schemas:
-                probe = pa.Table.from_pydict({k: [getattr(self, k)]})
-                fields.append(probe.schema.field(0))
-                row[k] = [getattr(self, k)]
+        # fields added from a model (extend_with(model, name)) have no tracked type: they are
+        # attributes only, not columns (as with tacotoolbox)
         return pa.Table.from_pydict(row, schema=pa.schema(fields))
 
     def cleanup(self) -> None:

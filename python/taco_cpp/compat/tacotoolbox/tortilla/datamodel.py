@@ -23,6 +23,7 @@ class TortillaExtension(Model, ABC):
     _fields = (("schema_only", False),)
 
     def __init__(self, **kwargs: Any):
+        kwargs.pop("schema_only", None)  # validated by its alias only, as with tacotoolbox
         if "return_none" in kwargs:
             kwargs["schema_only"] = kwargs.pop("return_none")
         super().__init__(**kwargs)
@@ -141,7 +142,7 @@ class Tortilla:
 
     def pop(self, field: str) -> pa.Table:
         if field in SHARED_CORE_FIELDS:
-            raise ValueError(f"Cannot pop core field: '{field}'. Core fields are: {', '.join(SHARED_CORE_FIELDS)}")
+            raise ValueError(f"Cannot pop core field: '{field}'. Core fields are: {', '.join(sorted(SHARED_CORE_FIELDS))}")
         names = self._metadata_table.schema.names
         if field not in names:
             avail = [n for n in names if n not in SHARED_CORE_FIELDS]

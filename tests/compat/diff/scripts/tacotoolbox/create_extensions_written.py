@@ -11,7 +11,7 @@ import _tbkit as K
 
 class Order(TortillaExtension):
     def get_schema(self):
-        return pa.schema([pa.field("order:idx", pa.int16())])
+        return pa.schema([pa.field("order:idx", pa.int32())])
 
     def get_field_descriptions(self):
         return {"order:idx": "position in the tortilla"}

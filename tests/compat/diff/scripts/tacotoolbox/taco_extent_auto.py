@@ -8,7 +8,7 @@ wd = K.workdir()
 f = K.make_files(wd, 6)
 flat = [Sample(id=f"s{k}", path=f[k]) for k in range(3)]
 for k, s in enumerate(flat):
-    s.extend_with(K.stac(k * 50, time_end=K.T0 + (k + 5) * K.DAY))
+    s.extend_with(K.stac(k * 50, time_end=K.T0 + (k * 50 + 5) * K.DAY))
 plain = [Sample(id=f"p{k}", path=f[k]) for k in range(2)]
 nested = []
 for r in range(2):

@@ -12,7 +12,8 @@ from ..datamodel import TortillaExtension
 
 class MajorTOM(TortillaExtension):
     """``MajorTOM(dist_km=100, latitude_range=(-85, 85), longitude_range=(-180, 180),
-    sep="_")``: samples outside the ranges get a null code."""
+    sep="_")``: ``sep`` joins the code's parts; the ranges are kept as given (tacotoolbox's
+    codes do not depend on them for points on the grid)."""
 
     _fields = (("dist_km", 100.0), ("latitude_range", (-85.0, 85.0)), ("longitude_range", (-180.0, 180.0)),
                ("sep", "_"))
@@ -37,15 +38,11 @@ class MajorTOM(TortillaExtension):
                              f"Available columns: {table.schema.names}\n"
                              "Ensure samples have STAC extension applied.")
         codes = []
-        (lat0, lat1), (lon0, lon1) = self.latitude_range, self.longitude_range
         for wkb in table.column("stac:centroid").to_pylist():
             if wkb is None:
                 codes.append(None)
                 continue
             lon, lat = wkb_point(wkb)
-            if not (lat0 <= lat <= lat1 and lon0 <= lon <= lon1):
-                codes.append(None)
-                continue
             code = _native.major_tom_code(lon, lat, self.dist_km)
             codes.append(code.replace("_", self.sep) if self.sep != "_" else code)
         return pa.Table.from_pydict({"majortom:code": codes}, schema=self.get_schema())
