@@ -9,6 +9,7 @@ never created, and the bytes are what ``create`` writes."""
 
 from __future__ import annotations
 
+import os
 import pathlib
 import tempfile
 import uuid
@@ -54,6 +55,9 @@ class SampleExtension(Model, ABC):
         return self._compute(sample)
 
 
+_ID, _TYPE, _PATH = pa.field("id", pa.string()), pa.field("type", pa.string()), pa.field("path", pa.string())
+
+
 def _check_id(v) -> str:
     if not isinstance(v, str):
         raise ValidationError(f"1 validation error for Sample: id: Input should be a valid string, got {type(v).__name__}")
@@ -81,6 +85,7 @@ class Sample:
         object.__setattr__(self, "_field_descriptions", {})
         object.__setattr__(self, "_bytes", None)
         object.__setattr__(self, "_temp_files", [])
+        object.__setattr__(self, "_file_size", 0)
         sid = _check_id(data.pop("id"))
         path = data.pop("path")
         kind = data.pop("type", "auto")
@@ -92,8 +97,11 @@ class Sample:
             pass
         elif isinstance(path, (str, pathlib.PurePath)):
             p = pathlib.Path(path_text(path))
-            if not p.exists():
-                raise ValidationError(f"1 validation error for Sample: path: Value error, Path {p} does not exist.")
+            try:
+                size = os.stat(p).st_size
+            except OSError:
+                raise ValidationError(f"1 validation error for Sample: path: Value error, Path {p} does not exist.") from None
+            object.__setattr__(self, "_file_size", size)
             path = p.absolute()
         else:
             raise ValidationError("1 validation error for Sample: path: Path must be pathlib.Path or Tortilla "
@@ -129,7 +137,7 @@ class Sample:
             return self.path._size_bytes
         if self._bytes is not None:
             return len(self._bytes)
-        return self.path.stat().st_size if self.path.exists() else 0
+        return self._file_size
 
     def model_dump(self) -> dict:
         out = {"id": self.id, "path": self.path, "type": self.type}
@@ -203,6 +211,13 @@ class Sample:
         self._extension_schemas.pop(field, None)
         self._field_descriptions.pop(field, None)
         return table
+
+    def _arrow_fields(self) -> list:
+        return [_ID, _TYPE, _PATH] + [pa.field(n, t) for n, t in self._extension_schemas.items()]
+
+    def _row_values(self) -> list:
+        vals = [self.id, self.type, None if self.type == "FOLDER" else self.path.as_posix()]
+        return vals + [getattr(self, n, None) for n in self._extension_schemas]
 
     def export_metadata(self) -> pa.Table:
         """One row: id, type, path (strings; null path for a FOLDER) and the extension

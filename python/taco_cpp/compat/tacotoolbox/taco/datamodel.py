@@ -260,7 +260,15 @@ def _check_pit(samples) -> None:
 
 
 def _auto_extent(tortilla: Tortilla) -> Extent:
+    level = list(tortilla.samples)
     for depth in range(tortilla._current_depth + 1):
+        if depth > 0:
+            level = [c for s in level if s.type == "FOLDER" for c in s.path.samples]
+        names = set(tortilla._metadata_table.schema.names) if depth == 0 else set()
+        for s in level:
+            names.update(s._extension_schemas)
+        if not any(f"{ns}:centroid" in names and f"{ns}:time_start" in names for ns in ("stac", "istac")):
+            continue  # no STAC/ISTAC at this level: no table needed
         table = tortilla.export_metadata(deep=depth)
         names = table.schema.names
         for ns in ("stac", "istac"):

@@ -45,6 +45,16 @@ class TortillaExtension(Model, ABC):
         return self._compute(tortilla)
 
 
+def _same_schema(samples) -> bool:
+    first = samples[0]._extension_schemas
+    keys = list(first)
+    for s in samples[1:]:
+        other = s._extension_schemas
+        if list(other) != keys or any(other[k] != first[k] for k in keys):
+            return False
+    return True
+
+
 def _check_depth(depth: int, context: str) -> None:
     if depth < 0:
         raise ValueError(f"{context}: depth must be non-negative, got {depth}")
@@ -83,6 +93,12 @@ class Tortilla:
                 raise ValueError(f"Metadata table has {_metadata_table.num_rows} rows but "
                                  f"{len(samples)} samples provided")
             self._metadata_table = _metadata_table
+        elif _same_schema(samples):
+            # one table for all rows (what concatenating the per-sample tables gives, faster)
+            fields = samples[0]._arrow_fields()
+            rows = [s._row_values() for s in samples]
+            self._metadata_table = pa.Table.from_arrays(
+                [pa.array([r[i] for r in rows], type=f.type) for i, f in enumerate(fields)], schema=pa.schema(fields))
         else:
             tables = [s.export_metadata() for s in samples]
             if strict_schema:

@@ -9,9 +9,11 @@ from _bkit import K
 wd = K.workdir()
 ds = tacoreader.load(str(wd / "flat.tacozip"))
 sub = ds.sql("SELECT * FROM data WHERE split = 'train'")
+doc = {"ok": False, "error": None, "ids": None}
 try:
     r = tacobridge.export(sub, wd / "w" / "train.tacozip")
-    doc = {"ok": True, "level0_ids": K.dump(r)["files"]["METADATA/level0.parquet"]["rows"]}
+    t = K.dump(r)["files"]["METADATA/level0.parquet"]
+    doc.update(ok=True, ids=[row[t["columns"].index("id")] for row in t["rows"]])
 except Exception as e:  # noqa: BLE001
-    doc = {"ok": False, "error": type(e).__name__}
+    doc["error"] = type(e).__name__
 K.emit(doc)

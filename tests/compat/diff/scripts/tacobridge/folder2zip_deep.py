@@ -4,5 +4,6 @@ import tacobridge
 from _bkit import K
 
 wd = K.workdir()
+(wd / "w").mkdir()
 r = tacobridge.folder2zip(wd / "deep_folder", wd / "w" / "deep.tacozip")
 K.emit(K.dump(r))

@@ -4,5 +4,6 @@ import tacobridge
 from _bkit import K
 
 wd = K.workdir()
+(wd / "w").mkdir()
 r = tacobridge.folder2zip(wd / "flat_folder", wd / "w" / "flat.tacozip", progress=False)
 K.emit({"returned": r.name, "dataset": K.dump(r)})

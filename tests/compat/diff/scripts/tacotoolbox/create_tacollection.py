@@ -20,4 +20,5 @@ for p in range(2):
     parts.append(out)
 create_tacollection([str(p) for p in parts], output=wd / "w" / "TACOLLECTION.json")
 c = json.loads((wd / "w" / "TACOLLECTION.json").read_text())
-K.emit({"keys": sorted(c), "pit": c.get("taco:pit_schema"), "extent": c.get("extent"), "sources": c.get("taco:sources")})
+pit = c.get("taco:pit_schema") or {}
+K.emit({"keys": sorted(c), "pit_shape": pit.pop("shape", None), "pit": pit, "extent": c.get("extent"), "sources": c.get("taco:sources")})

@@ -14,4 +14,8 @@ for r in range(2):
     roots.append(Sample(id=f"r{r}", path=Tortilla(kids)))
 tacotoolbox.create(K.taco(Tortilla(roots)), wd / "w" / "u.tacozip")
 d = K.dump(wd / "w" / "u.tacozip")
-K.emit({"level1": d["files"]["METADATA/level1.parquet"], "deliberate": d["deliberate"]})
+l1 = d["files"]["METADATA/level1.parquet"]
+cols = l1["columns"]
+pairs = [[r[cols.index("id")], r[cols.index("internal:parent_id")], r[cols.index("internal:offset")]] for r in l1["rows"]]
+l1["rows"] = "see pairs"
+K.emit({"level1": l1, "pairs": pairs, "deliberate": d["deliberate"]})

@@ -7,8 +7,9 @@ import _tbkit as K
 wd = K.workdir()
 t = K.taco(Tortilla([Sample(id="a", path=K.make_files(wd, 1)[0])]))
 t.extend_with(OpticalData(sensor="sentinel2msi[B02,B03,B04]"))
+bands = getattr(t, "optical:bands")
 out = {"sensor": getattr(t, "optical:sensor"), "num": getattr(t, "optical:num_bands"),
-       "bands": getattr(t, "optical:bands"), "supported": SUPPORTED_SENSORS}
+       "band_names": [b["name"] for b in bands], "band_values": bands, "supported": SUPPORTED_SENSORS}
 t.extend_with(OpticalData(sensor="custom", bands=[SpectralBand(name="X", center_wavelength=500.0)]))
 out["custom"] = getattr(t, "optical:bands")
 for name, kw in (("none", {}), ("bands_only", {"bands": [SpectralBand(name="Y")]})):
