@@ -6,4 +6,6 @@ from _bkit import K
 wd = K.workdir()
 (wd / "w").mkdir()
 r = tacobridge.folder2zip(wd / "flat_folder", wd / "w" / "flat.tacozip", progress=False)
-K.emit({"returned": r.name, "dataset": K.dump(r)})
+d = K.dump(r)
+d["members"] = sorted(d["members"])  # tacobridge adds DATA files in directory-listing order
+K.emit({"returned": r.name, "dataset": d})
