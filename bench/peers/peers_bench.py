@@ -354,6 +354,27 @@ def main() -> int:
                 return [ds.read(*k) for k in keys]
 
             B.time("navigate 1,000 samples", name, "taco_cpp", py_nav)
+        if name == "small":
+            # the per-sample path of a tacoreader-style training Dataset: load once (its
+            # __init__), then __getitem__(i) = ds.read(i).read(file), or df.read(i) on ds.data
+            idx = [r.randrange(n) for _ in range(1000)]
+
+            def loop_ds(mod):
+                ds = mod.load(str(z))
+                return lambda: [ds.read(i).read("before.tif") for i in idx]
+
+            def loop_df(mod):
+                df = mod.load(str(z)).data
+                return lambda: [df.read(i).read("after.tif") for i in idx]
+
+            for op, make in (("Dataset: ds.read(i).read(file) x1,000", loop_ds),
+                             ("Dataset: ds.data.read(i).read(file) x1,000", loop_df)):
+                B.time(op, name, "tacoreader", make(tacoreader))
+                if taco_cpp is not None:
+                    import taco_cpp.compat.tacoreader as compat_reader
+
+                    B.time(op, name, "taco_cpp.compat.tacoreader", make(compat_reader),
+                           note="the same script on the drop-in (issue 23 goal: <= 0.5x tacoreader)")
         listq = ("SELECT l1.\"internal:gdal_vsi\" FROM level1 l1 JOIN level0 l0 ON l1.\"internal:parent_id\" = "
                  "l0.\"internal:current_id\" WHERE l0.id || '/' || l1.id IN ('" + "','".join("/".join(k) for k in keys) + "')"
                  if name == "small" else

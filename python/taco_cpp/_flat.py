@@ -72,16 +72,18 @@ def with_flat_views(query: str, columns: Callable[[int], list[str]], max_level: 
 
 
 def flatten_sql(columns: Callable[[int], list[str]], level: int, views: Callable[[int], str] | None = None,
-                sort_by: str | None = None, descending: bool = False, limit: int | None = None) -> str:
+                sort_by: str | None = None, descending: bool = False, limit: int | None = None,
+                where: str | None = None) -> str:
     """Every FILE row of ``level`` with its ancestors' columns (``"lK:<col>"``, deepest level
-    first, ``internal:*`` left out) and its GDAL path last as ``gdal_vsi``."""
+    first, ``internal:*`` left out) and its GDAL path last as ``gdal_vsi``. ``where``: a
+    further condition on the aliases ``_l0 … _lK``."""
     views = views or (lambda k: f"level{k}")
     cols = {k: columns(k) for k in range(level + 1)}
     select = [f'_l{k}.{_q(c)} AS {_q(f"l{k}:{c}")}' for k in range(level, -1, -1) for c in cols[k]
               if not c.startswith("internal:")]
     select.append(f'_l{level}."internal:gdal_vsi" AS gdal_vsi')
     sql = (f"SELECT {', '.join(select)} FROM {views(level)} _l{level} " + _joins(cols, level, views)
-           + f" WHERE _l{level}.\"type\" = 'FILE'")
+           + f" WHERE _l{level}.\"type\" = 'FILE'" + (f" AND ({where})" if where else ""))
     if sort_by:
         sql += f" ORDER BY {_q(sort_by)} {'DESC' if descending else 'ASC'}"
     if limit is not None:

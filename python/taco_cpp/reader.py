@@ -282,9 +282,25 @@ class TacoDataset:
         level = top if level is None else int(level)
         if level < 0 or level > top:
             raise ValueError(f"level {level} does not exist: levels 0 to {top}")
-        views = lambda k: "data_raw" if k == 0 else f"level{k}"  # noqa: E731
         return table_from_capsule(self._ds.query_arrow(
-            _flat.flatten_sql(self._level_columns, level, views, sort_by, descending, limit)))
+            _flat.flatten_sql(self._level_columns, level, None, sort_by, descending, limit, self._view_rows_condition())))
+
+    def _view_rows_condition(self) -> str | None:
+        """SQL condition on ``_l0`` keeping this view's level-0 rows (None: all of level 0)."""
+        raw = self.data_raw
+        if "internal:current_id" not in raw.column_names:
+            return None
+        total = table_from_capsule(self._ds.query_arrow("SELECT count(*) AS n FROM level0")).column(0)[0].as_py()
+        if raw.num_rows == total:
+            return None
+        ids = raw.column("internal:current_id").to_pylist()
+        if not ids:
+            return "false"
+        if "internal:source_file" in raw.column_names:
+            keys = ", ".join("'" + f"{f}#{i}".replace("'", "''") + "'"
+                             for f, i in zip(raw.column("internal:source_file").to_pylist(), ids))
+            return f"""_l0."internal:source_file" || '#' || CAST(_l0."internal:current_id" AS VARCHAR) IN ({keys})"""
+        return f'_l0."internal:current_id" IN ({", ".join(str(int(i)) for i in ids)})'
 
     @property
     def columns(self) -> list[str]:

@@ -1,20 +1,51 @@
 """``TacoDataset`` of tacoreader 2.4 on a taco-cpp dataset view.
 
 ``sql``/``filter_bbox``/``filter_datetime`` return new lazy datasets; ``data``/``data_raw``
-are TacoDataFrames of the dataset's backend; ``read(key)`` = ``data.read(key)``; the
-``stats_*`` methods aggregate ``geotiff:stats`` (over the current view: unlike tacoreader,
-filters are honoured).
+are TacoDataFrames of the dataset's backend; ``read(key)`` = ``data.read(key)``; ``sql()``
+returns a frame at once over the flat views ``l0 … lN``; ``flatten``/``sort``/``limit``; the
+``stats_*`` methods aggregate ``geotiff:stats`` of the whole level as upstream does (filters
+ignored); ``filter_datetime`` compares by UTC calendar day as upstream does.
 """
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from ...reader import TacoDataset as _CoreDataset
+from ... import errors as _core_errors
+from ._exceptions import TacoQueryError
 from ._constants import NAVIGATION_COLUMN_DESCRIPTIONS, NAVIGATION_COLUMNS_BY_FORMAT
-from ._translate import translated
+from ._datetime import upstream_days
+from ._translate import duckdb_error, sql_errors, translated
 from .dataframe import create_dataframe
 from .schema import PITSchema
+
+
+def _pick_bands(values, band):
+    n = values.shape[0]
+    for b in ([band] if isinstance(band, int) else list(band)):
+        if b < 0 or b >= n:
+            raise TacoQueryError(f"Band {b} out of range.\nAvailable bands: 0 to {n - 1}")
+    return values[band] if isinstance(band, int) else values[list(band)]
+
+
+_BAND_RANGE = re.compile(r"Band (\d+) out of range \(available bands: 0 to (\d+)\)")
+_CONTINUOUS = re.compile(r"statistics are continuous \((\d+) values per band\)")
+
+
+def _upstream_stats_error(e: Exception) -> Exception:
+    """A core statistics error in tacoreader's words where it has them."""
+    msg = str(e)
+    m = _BAND_RANGE.search(msg)
+    if m:
+        return TacoQueryError(f"Band {m.group(1)} out of range.\nAvailable bands: 0 to {m.group(2)}")
+    m = _CONTINUOUS.search(msg)
+    if m:
+        return TacoQueryError(f"Stats appear to be continuous format ({m.group(1)} values per band). "
+                              f"Use stats_mean(), stats_std(), etc. for continuous data.")
+    return TacoQueryError(msg)
 
 
 def _to_backend(table, backend: str):
@@ -42,9 +73,14 @@ class TacoDataset:
         self._sort_descending = False
         self._limit_n = None
         self._table = None  # the level-0 rows (pyarrow), read once per dataset view
+        self._sorted_columns = False  # a concat: upstream gives the columns in name order
+        self._root = core  # the dataset as loaded: upstream's statistics ignore filters
 
     def _derived(self, core: _CoreDataset) -> "TacoDataset":
-        return TacoDataset(core, self._dataframe_backend, extent_modified=True)
+        d = TacoDataset(core, self._dataframe_backend, extent_modified=True)
+        d._sorted_columns = self._sorted_columns
+        d._root = self._root
+        return d
 
     # ---- metadata (STAC-like attributes) ------------------------------------------------
     @property
@@ -122,7 +158,7 @@ class TacoDataset:
         """Run ``query`` now and return the backend's frame (pyarrow.Table, pandas or polars
         DataFrame). Relations: the flat views ``l0 … lN`` (columns ``"lK:<col>"``), the level
         views ``level0 … levelN`` and ``data``."""
-        with translated("query"):
+        with sql_errors():
             table = self._core.query(query)
         return _to_backend(table, self._dataframe_backend)
 
@@ -130,7 +166,11 @@ class TacoDataset:
         """Every FILE row of ``level`` (default: the deepest level) with its ancestors'
         columns (``"lK:<col>"``, deepest first) and ``gdal_vsi`` last, honouring this view's
         filters and ``sort()``/``limit()``; the backend's frame."""
-        with translated("query"):
+        top = self._core.num_levels - 1
+        if level is not None and not 0 <= level <= top:
+            # upstream queries the flat view l{level}, which does not exist
+            raise duckdb_error(f"Catalog Error: Table with name l{level} does not exist!")
+        with sql_errors():
             table = self._core.flatten(level, sort_by=self._sort_by, descending=self._sort_descending,
                                        limit=self._limit_n)
         return _to_backend(table, self._dataframe_backend)
@@ -153,7 +193,7 @@ class TacoDataset:
 
     def filter_datetime(self, datetime_range, time_col: str = "auto", level: int = 0) -> "TacoDataset":
         with translated("query"):
-            return self._derived(self._core.filter_datetime(datetime_range, time_col, level))
+            return self._derived(self._core.filter_datetime(upstream_days(datetime_range), time_col, level))
 
     def navigation_columns(self, describe: bool = False):
         """The columns ``read()`` and ``concat()`` need; keep them in ``sql()`` projections."""
@@ -180,6 +220,8 @@ class TacoDataset:
                 with translated("query"):
                     self._table = self._core.data
             table = self._table
+        if self._sorted_columns:
+            table = table.select(sorted(table.column_names))
         return create_dataframe(self._dataframe_backend, table, self._format, source=self._core, current_level=0)
 
     @property
@@ -206,15 +248,58 @@ class TacoDataset:
                     return node
                 from .dataframe import frame_class
 
-                return frame_class(self._dataframe_backend).from_arrow(node.data, self._format, source=node,
-                                                                      current_level=1)
+                return frame_class(self._dataframe_backend)._children(node, self._format, 1)
         return self.data.read(key)
 
     # ---- statistics ---------------------------------------------------------------------
     def _stat(self, name: str, band, level: int, id: str | None):
+        self._check_stats_call(level, id)
+        if name in ("p25", "p50", "p75", "p95"):
+            return self._percentile(name, band, level, id)
         with translated("query"):
-            # tacoreader's own arithmetic (FORMAT §6.9), so that notebooks get its numbers
-            return getattr(self._core, "stats_" + name)(band, level=level, id=id, method="upstream")
+            # tacoreader's own arithmetic (FORMAT §6.9) over the whole level, filters ignored, as
+            # upstream reads levelN and not the view: notebooks get its numbers
+            try:
+                return getattr(self._root, "stats_" + name)(band, level=level, id=id, method="upstream")
+            except _core_errors.TacoError as e:
+                raise _upstream_stats_error(e) from e
+
+    def _check_stats_call(self, level: int, id) -> None:
+        """tacoreader's checks, in its order and words: the level, the id, the stats column."""
+        top = self.pit_schema.max_depth()
+        if level < 0 or level > top:
+            raise TacoQueryError(f"Level {level} does not exist.\nAvailable levels: 0 to {top}")
+        if level > 0 and id is None:
+            raise TacoQueryError(f"id is required for level > 0.\nLevel {level} may have heterogeneous structure "
+                                 f"across branches.\nSpecify which sample to aggregate: stats_*(band=..., "
+                                 f"level={level}, id='...')")
+        with translated("query"):
+            cols = self._root._level_columns(level)
+        if "geotiff:stats" not in cols:
+            raise TacoQueryError(f"Level {level} does not contain statistics.\nExpected one of: geotiff:stats\n"
+                                 f"Available columns: {sorted(cols)}")
+
+    def _percentile(self, name: str, band, level: int, id):
+        """Upstream's percentile: the plain float32 mean of the samples' stored percentiles."""
+        import numpy as np
+
+        if level == 0:
+            q = 'SELECT "geotiff:stats" AS s FROM level0'
+        else:
+            q = (f'SELECT c."geotiff:stats" AS s FROM level{level} c JOIN level{level - 1} p '
+                 f'ON c."internal:parent_id" = p."internal:current_id" WHERE p.id = ' + "'" + str(id).replace("'", "''") + "'")
+        with translated("query"):
+            rows = [r for r in self._root.query(q).column("s").to_pylist() if r]
+        if not rows:
+            raise TacoQueryError("No valid stats found (all samples have None)")
+        try:
+            arr = np.array(rows, dtype=np.float32)
+        except ValueError as e:
+            raise TacoQueryError(f"statistics are ragged (samples with different band counts): {e}") from None
+        if arr.shape[-1] != 9:
+            raise TacoQueryError("Stats appear to be categorical format. Use stats_categorical() instead.")
+        values = arr[:, :, {"p25": 5, "p50": 6, "p75": 7, "p95": 8}[name]].mean(axis=0).astype(np.float32)
+        return _pick_bands(values, band)
 
     def stats_mean(self, band, level: int = 0, id: str | None = None):
         return self._stat("mean", band, level, id)

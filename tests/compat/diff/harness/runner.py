@@ -153,6 +153,8 @@ def run_script(script: Script, inputs_root: pathlib.Path) -> dict:
         wd.rename(kept)
         mods = json.loads(report.read_text()) if report.exists() else {}
         result[mode] = {"rc": rc, "stdout": so, "stderr": se, "out": kept / "out", "modules": mods}
+        # kept for looking at a failure afterwards (and for re-judging without re-running)
+        (base / f"{mode}.result.json").write_text(json.dumps({k: v for k, v in result[mode].items() if k != "out"}))
     return result
 
 

@@ -1,0 +1,15 @@
+"""filter_bbox() on level 0 (stac:centroid): the surviving ids."""
+# inputs: flat_zip
+import sys
+
+import diffkit
+import tacoreader
+
+W = sys.argv[1]
+
+ds = tacoreader.load(f"{W}/flat.tacozip")
+c = ds.data["stac:centroid"]
+out = {}
+for box in ((-180, -90, 180, 90), (-3.0, 40.0, -2.99, 40.7), (10, 10, 11, 11)):
+    out[str(box)] = diffkit.run(lambda: ds.filter_bbox(*box).data["id"].to_pylist())
+diffkit.emit(out)

@@ -1,0 +1,12 @@
+"""filter_bbox() returns a TacoDataset; its pit_schema n follows the filter."""
+# inputs: flat_zip
+import sys
+
+import diffkit
+import tacoreader
+
+W = sys.argv[1]
+
+ds = tacoreader.load(f"{W}/flat.tacozip")
+f = ds.filter_bbox(-180, -90, 180, 90)
+diffkit.emit({"type": type(f).__name__, "n": len(f.data), "pit_n": f.pit_schema.root["n"]})

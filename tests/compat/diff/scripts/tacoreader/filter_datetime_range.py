@@ -1,0 +1,14 @@
+"""filter_datetime('A/B') on level 0 (stac:time_start)."""
+# inputs: flat_zip
+import sys
+
+import diffkit
+import tacoreader
+
+W = sys.argv[1]
+
+ds = tacoreader.load(f"{W}/flat.tacozip")
+out = {}
+for r in ("2023-01-01/2023-03-01", "2023-02-01/2023-12-31", "2024-01-01/2024-12-31"):
+    out[r] = ds.filter_datetime(r).data["id"].to_pylist()
+diffkit.emit(out)

@@ -1,0 +1,12 @@
+"""pyarrow backend: to_arrow() gives the Table of .data."""
+# inputs: flat_zip
+import sys
+
+import diffkit
+import tacoreader
+
+W = sys.argv[1]
+
+ds = tacoreader.load(f"{W}/flat.tacozip")
+t = ds.data.to_arrow()
+diffkit.emit({"type": type(t).__name__, "t": t.select(["id", "type", "cloud_cover", "split"])})

@@ -1,0 +1,12 @@
+"""sql() over flat views of a FOLDER dataset."""
+# inputs: nested_folder
+import sys
+
+import diffkit
+import tacoreader
+
+W = sys.argv[1]
+
+ds = tacoreader.load(f"{W}/nested_folder")
+diffkit.emit({"t": ds.sql('SELECT "l1:id", "l0:id", "l1:internal:gdal_vsi" FROM l1 ORDER BY 2, 1'),
+              "cols": ds.sql("SELECT * FROM l1 LIMIT 0").column_names})

@@ -1,0 +1,11 @@
+"""sql('SELECT * FROM l0'): every level-0 column prefixed l0:, rows, types."""
+# inputs: flat_zip
+import sys
+
+import diffkit
+import tacoreader
+
+W = sys.argv[1]
+
+ds = tacoreader.load(f"{W}/flat.tacozip")
+diffkit.emit({"t": ds.sql('SELECT * FROM l0 ORDER BY "l0:id"')})

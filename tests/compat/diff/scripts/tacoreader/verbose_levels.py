@@ -1,0 +1,13 @@
+"""verbose(): True, 'info', 'debug', False accepted; anything else ValueError."""
+# inputs: flat_zip
+import sys
+
+import diffkit
+import tacoreader
+
+W = sys.argv[1]
+
+out = {}
+for lv in (True, "info", "debug", False, "loud"):
+    out[str(lv)] = diffkit.run(tacoreader.verbose, lv)
+diffkit.emit(out)

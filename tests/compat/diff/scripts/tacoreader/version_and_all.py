@@ -1,0 +1,10 @@
+"""__version__ and the names of __all__."""
+# inputs: flat_zip
+import sys
+
+import diffkit
+import tacoreader
+
+W = sys.argv[1]
+
+diffkit.emit({"version": tacoreader.__version__, "all": sorted(tacoreader.__all__)})
