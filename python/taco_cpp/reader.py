@@ -286,21 +286,17 @@ class TacoDataset:
             _flat.flatten_sql(self._level_columns, level, None, sort_by, descending, limit, self._view_rows_condition())))
 
     def _view_rows_condition(self) -> str | None:
-        """SQL condition on ``_l0`` keeping this view's level-0 rows (None: all of level 0)."""
-        raw = self.data_raw
-        if "internal:current_id" not in raw.column_names:
-            return None
+        """SQL condition on ``_l0`` keeping this view's level-0 rows (None: all of level 0).
+        The rows are matched by their GDAL path, unique per level-0 sample in every format."""
+        rows = self.data
         total = table_from_capsule(self._ds.query_arrow("SELECT count(*) AS n FROM level0")).column(0)[0].as_py()
-        if raw.num_rows == total:
+        if rows.num_rows == total or "internal:gdal_vsi" not in rows.column_names:
             return None
-        ids = raw.column("internal:current_id").to_pylist()
-        if not ids:
+        paths = rows.column("internal:gdal_vsi").to_pylist()
+        if not paths:
             return "false"
-        if "internal:source_file" in raw.column_names:
-            keys = ", ".join("'" + f"{f}#{i}".replace("'", "''") + "'"
-                             for f, i in zip(raw.column("internal:source_file").to_pylist(), ids))
-            return f"""_l0."internal:source_file" || '#' || CAST(_l0."internal:current_id" AS VARCHAR) IN ({keys})"""
-        return f'_l0."internal:current_id" IN ({", ".join(str(int(i)) for i in ids)})'
+        listed = ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths)
+        return f'_l0."internal:gdal_vsi" IN ({listed})'
 
     @property
     def columns(self) -> list[str]:

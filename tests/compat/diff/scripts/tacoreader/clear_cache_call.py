@@ -1,5 +1,6 @@
 """clear_cache() runs and returns None; loading afterwards works."""
 # inputs: flat_zip
+# parity: R12 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

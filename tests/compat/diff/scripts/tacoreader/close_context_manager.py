@@ -1,5 +1,6 @@
 """close() and the context manager."""
 # inputs: flat_zip
+# parity: R17 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

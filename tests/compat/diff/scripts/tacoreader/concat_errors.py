@@ -1,5 +1,6 @@
 """concat() errors: one dataset, different schemas, different backends."""
 # inputs: flat_zip, nested_zip
+# parity: R52 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

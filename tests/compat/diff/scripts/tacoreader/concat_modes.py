@@ -1,5 +1,6 @@
 """concat() column_mode intersection / fill_missing / strict on two loads of one file."""
 # inputs: flat_zip
+# parity: R51 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

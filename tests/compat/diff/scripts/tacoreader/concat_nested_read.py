@@ -1,5 +1,6 @@
 """concat() of two nested datasets (distinct files): read() of a FOLDER in the second part."""
 # inputs: nested_zip
+# parity: R50 R53 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """concat() adds internal:source_path to data_raw; read() still navigates."""
 # inputs: flat_zip
+# parity: R50 R53 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """tacoreader._constants: the public constants user code imports."""
 # inputs: flat_zip
+# parity: issue 23: private modules (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

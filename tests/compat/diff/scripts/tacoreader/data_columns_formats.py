@@ -1,5 +1,6 @@
 """.data columns and row count for ZIP, FOLDER, nested and TACOCAT."""
 # inputs: flat_zip, flat_folder, nested_folder, tacocat
+# parity: R19 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

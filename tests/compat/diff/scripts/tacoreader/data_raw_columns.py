@@ -1,5 +1,6 @@
 """.data_raw keeps every internal:* column (ZIP, FOLDER, TACOCAT)."""
 # inputs: flat_zip, flat_folder, tacocat
+# parity: R20 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

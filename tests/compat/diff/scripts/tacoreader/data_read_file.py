@@ -1,5 +1,6 @@
 """ds.data columns and types; read(int) and read(id) of a FILE give its GDAL path."""
 # inputs: flat_zip
+# parity: R19 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """tacoreader.dataframe.get_available_backends()."""
 # inputs: flat_zip
+# parity: R47 R48 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

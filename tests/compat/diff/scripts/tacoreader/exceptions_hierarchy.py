@@ -1,5 +1,6 @@
 """tacoreader._exceptions: the classes and their bases."""
 # inputs: flat_zip
+# parity: R54 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

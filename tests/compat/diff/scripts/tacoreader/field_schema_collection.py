@@ -1,5 +1,6 @@
 """field_schema and collection of a dataset (keys, values)."""
 # inputs: nested_zip
+# parity: R16 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

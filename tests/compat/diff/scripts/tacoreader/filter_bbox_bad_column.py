@@ -1,5 +1,6 @@
 """filter_bbox() with a geometry column that does not exist."""
 # inputs: flat_zip
+# parity: R28 R29 R34 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

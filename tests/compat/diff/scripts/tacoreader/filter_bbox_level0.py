@@ -1,5 +1,6 @@
 """filter_bbox() on level 0 (stac:centroid): the surviving ids."""
 # inputs: flat_zip
+# parity: R28 R29 R34 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

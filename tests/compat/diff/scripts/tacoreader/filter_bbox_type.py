@@ -1,5 +1,6 @@
 """filter_bbox() returns a TacoDataset; its pit_schema n follows the filter."""
 # inputs: flat_zip
+# parity: R28 R29 R34 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """filter_datetime() then filter_bbox() chained."""
 # inputs: flat_zip
+# parity: R28 R31 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """filter_datetime(level=1) cascades to the level-0 parents."""
 # inputs: nested_zip
+# parity: R31 R32 R33 R34 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

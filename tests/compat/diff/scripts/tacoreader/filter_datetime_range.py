@@ -1,5 +1,6 @@
 """filter_datetime('A/B') on level 0 (stac:time_start)."""
 # inputs: flat_zip
+# parity: R31 R32 R33 R34 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """filter_datetime('YYYY-MM-DD'): that whole day."""
 # inputs: flat_zip
+# parity: R31 R32 R33 R34 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """read() on a filtered dataset uses the filtered rows' positions."""
 # inputs: flat_zip
+# parity: R27 R30 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

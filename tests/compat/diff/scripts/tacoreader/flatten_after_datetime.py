@@ -1,5 +1,6 @@
 """flatten() after filter_datetime() keeps only the filtered samples."""
 # inputs: nested_zip
+# parity: R24 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

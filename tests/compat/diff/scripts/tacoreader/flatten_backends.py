@@ -1,5 +1,6 @@
 """flatten() by backend: pandas and polars frames."""
 # inputs: nested_zip
+# parity: R24 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """flatten(): every FILE of the deepest level with ancestors' columns and gdal_vsi."""
 # inputs: nested_zip
+# parity: R24 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

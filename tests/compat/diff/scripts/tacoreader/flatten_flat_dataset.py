@@ -1,5 +1,6 @@
 """flatten() of a flat dataset: level 0 FILE rows."""
 # inputs: flat_zip
+# parity: R24 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

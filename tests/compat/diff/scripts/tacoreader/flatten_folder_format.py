@@ -1,5 +1,6 @@
 """flatten() of a FOLDER dataset: gdal_vsi paths under DATA/."""
 # inputs: nested_folder
+# parity: R24 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """flatten(level=K) beyond the deepest level."""
 # inputs: nested_zip
+# parity: R24 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """flatten(level=K) for each level of a three-level dataset."""
 # inputs: deep_zip
+# parity: R24 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

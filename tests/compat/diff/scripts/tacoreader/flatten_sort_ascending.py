@@ -1,5 +1,6 @@
 """sort(by) ascending on a level-1 column."""
 # inputs: nested_zip
+# parity: R24 R25 R26 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

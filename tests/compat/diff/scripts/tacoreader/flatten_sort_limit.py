@@ -1,5 +1,6 @@
 """sort(by) + limit(n) + flatten(): order and row count, chaining returns the dataset."""
 # inputs: nested_zip
+# parity: R24 R25 R26 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

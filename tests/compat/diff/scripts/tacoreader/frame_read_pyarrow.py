@@ -1,5 +1,6 @@
 """TacoDataFrame (pyarrow).read() of FILE and FOLDER rows."""
 # inputs: nested_zip
+# parity: R41 R42 R40 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """The GDAL paths of read() open with GDAL and give the written pixels."""
 # inputs: nested_zip
+# parity: R58 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

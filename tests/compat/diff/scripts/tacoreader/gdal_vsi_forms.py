@@ -1,5 +1,6 @@
 """internal:gdal_vsi forms for ZIP, FOLDER and TACOCAT rows."""
 # inputs: flat_zip, flat_folder, tacocat
+# parity: R58 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """limit(0) gives an empty flatten() with the same columns."""
 # inputs: nested_zip
+# parity: R26 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """load(backend=...) per call: the type of .data and of its frame for each backend."""
 # inputs: flat_zip
+# parity: R8 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """load([]) raises TacoQueryError."""
 # inputs: flat_zip
+# parity: R3 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """Legacy .taco/.tortilla paths and tacofoundation: names raise TacoFormatError."""
 # inputs: flat_zip
+# parity: R4 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

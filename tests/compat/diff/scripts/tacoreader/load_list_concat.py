@@ -1,5 +1,6 @@
 """load() of a list of two paths concatenates them (intersection of columns)."""
 # inputs: flat_zip, flat_folder
+# parity: R3 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """PIT schema of a three-level dataset (FOLDER > FOLDER > FILE)."""
 # inputs: deep_zip
+# parity: R1 R14 R15 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """load() of a FOLDER dataset: metadata attributes, pit_schema, format-independent fields."""
 # inputs: flat_folder
+# parity: R1 R14 R15 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """load() of a nested ZIP: PIT schema with a FOLDER root and its hierarchy."""
 # inputs: nested_zip
+# parity: R1 R14 R15 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

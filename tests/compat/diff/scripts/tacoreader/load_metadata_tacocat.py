@@ -1,5 +1,6 @@
 """load() of a .tacocat folder: metadata and PIT schema of the consolidated dataset."""
 # inputs: tacocat
+# parity: R1 R14 R15 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

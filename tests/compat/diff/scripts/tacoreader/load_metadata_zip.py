@@ -1,5 +1,6 @@
 """tacoreader.load() of a ZIP dataset: the STAC-like metadata attributes and their types."""
 # inputs: flat_zip
+# parity: R1 R14 R15 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

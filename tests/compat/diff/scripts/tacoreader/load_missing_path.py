@@ -1,5 +1,6 @@
 """load() of a path that does not exist: the exception class."""
 # inputs: flat_zip
+# parity: R5 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """load() accepts a pathlib.Path and a one-element list (unwrapped)."""
 # inputs: flat_zip
+# parity: R2 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """navigation_columns() and navigation_columns(describe=True) per format."""
 # inputs: flat_zip, flat_folder, tacocat
+# parity: R21 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

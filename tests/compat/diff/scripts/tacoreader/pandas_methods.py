@@ -1,5 +1,6 @@
 """pandas backend: to_pandas, query, sort_values, iloc via the frame."""
 # inputs: flat_zip
+# parity: R44 R46 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

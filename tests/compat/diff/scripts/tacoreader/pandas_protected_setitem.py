@@ -1,5 +1,6 @@
 """pandas backend: assigning a protected column raises ValueError; others work."""
 # inputs: flat_zip
+# parity: R44 R46 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """tacoreader.schema.PITSchema: construction, validation errors, is_compatible, with_n."""
 # inputs: nested_zip, flat_zip
+# parity: R49 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

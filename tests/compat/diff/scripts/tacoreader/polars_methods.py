@@ -1,5 +1,6 @@
 """polars backend: to_polars, filter, select, sort, limit."""
 # inputs: flat_zip
+# parity: R45 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """pyarrow backend: to_arrow() gives the Table of .data."""
 # inputs: flat_zip
+# parity: R43 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """read() chains through three levels."""
 # inputs: deep_zip
+# parity: R27 R40 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """read() with a position out of range, a negative one, an unknown id: TacoNavigationError."""
 # inputs: flat_zip
+# parity: R27 R40 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """read() of a FOLDER: a TacoDataFrame of its children; read() of a child FILE."""
 # inputs: nested_zip
+# parity: R27 R40 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

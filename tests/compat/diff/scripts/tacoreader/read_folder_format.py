@@ -1,5 +1,6 @@
 """read() on a FOLDER dataset: paths are files under DATA/."""
 # inputs: nested_folder
+# parity: R27 R40 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

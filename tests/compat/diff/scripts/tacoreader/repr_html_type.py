@@ -1,5 +1,6 @@
 """_repr_html_() and repr() of a dataset return strings."""
 # inputs: flat_zip
+# parity: R39 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

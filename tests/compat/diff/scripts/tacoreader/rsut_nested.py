@@ -1,5 +1,6 @@
 """is_rsut()/verify_rsut() of a homogeneous nested dataset and a flat one."""
 # inputs: nested_zip, flat_zip
+# parity: R18 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """sort() by a column that does not exist: flatten() raises."""
 # inputs: nested_zip
+# parity: R25 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

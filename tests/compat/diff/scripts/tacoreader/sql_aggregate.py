@@ -1,5 +1,6 @@
 """sql() with GROUP BY over a flat view."""
 # inputs: nested_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

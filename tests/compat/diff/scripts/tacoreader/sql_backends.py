@@ -1,5 +1,6 @@
 """sql() returns a pyarrow Table, pandas DataFrame or polars DataFrame by backend."""
 # inputs: nested_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """ds.sql() over the flat view l1: "lK:col" names, the pyarrow Table returned at once."""
 # inputs: nested_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """sql() over flat views of a FOLDER dataset."""
 # inputs: nested_folder
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

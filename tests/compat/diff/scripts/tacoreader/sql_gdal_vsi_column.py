@@ -1,5 +1,6 @@
 """sql() exposes lK:internal:gdal_vsi and the other internal columns of the flat views."""
 # inputs: nested_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """sql() joining two flat views."""
 # inputs: nested_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """sql('SELECT * FROM l0'): every level-0 column prefixed l0:, rows, types."""
 # inputs: flat_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

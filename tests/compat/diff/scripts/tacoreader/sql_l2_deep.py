@@ -1,5 +1,6 @@
 """sql() over l2 of a three-level dataset: l2, l1, l0 columns joined."""
 # inputs: deep_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

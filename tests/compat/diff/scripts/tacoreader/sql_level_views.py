@@ -1,5 +1,6 @@
 """sql() over the level views level0/level1 and data (undocumented but reachable)."""
 # inputs: nested_zip
+# parity: R23 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

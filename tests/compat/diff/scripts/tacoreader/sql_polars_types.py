@@ -1,5 +1,6 @@
 """sql() with the polars backend: dtypes of list and timestamp columns."""
 # inputs: flat_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

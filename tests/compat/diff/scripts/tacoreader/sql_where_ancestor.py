@@ -1,5 +1,6 @@
 """sql() filtering level-2 rows by a level-0 column."""
 # inputs: deep_zip
+# parity: R22 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """stats_categorical() on continuous stats: what it returns or raises."""
 # inputs: flat_zip
+# parity: R35 R37 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

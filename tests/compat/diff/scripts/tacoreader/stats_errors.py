@@ -1,5 +1,6 @@
 """stats_*() errors: band out of range, level without stats, level>0 without id, bad level."""
 # inputs: flat_zip, nested_zip
+# parity: R38 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """Statistics after a filter: upstream aggregates all of level 0."""
 # inputs: flat_zip
+# parity: R36 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

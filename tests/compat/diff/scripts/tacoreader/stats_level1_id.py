@@ -1,5 +1,6 @@
 """stats_mean/max(level=1, id=...) aggregate the children of one level-0 sample."""
 # inputs: nested_zip
+# parity: R35 R37 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """stats_p25() over level 0 of a flat dataset (geotiff:stats): one band and a list."""
 # inputs: flat_zip
+# parity: R35 R37 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

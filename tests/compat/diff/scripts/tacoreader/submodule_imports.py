@@ -1,5 +1,6 @@
 """The submodules user code imports resolve (dataset, dataframe, schema, concat, loader)."""
 # inputs: flat_zip
+# parity: issue 23: private modules (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """.data of a .tacocat: 8 level-0 rows with internal:gdal_vsi into each part."""
 # inputs: tacocat
+# parity: R57 R58 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

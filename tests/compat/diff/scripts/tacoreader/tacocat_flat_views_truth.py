@@ -1,5 +1,6 @@
 """Flat views of a .tacocat (8 tiles x 2 sensors x 2 bands in 2 parts): one row per sample."""
 # inputs: tacocat
+# parity: R57 R58 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """Each level-1 row of a .tacocat flat view carries its own tile's columns."""
 # inputs: tacocat
+# parity: R57 R58 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

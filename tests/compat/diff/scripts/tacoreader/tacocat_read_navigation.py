@@ -1,5 +1,6 @@
 """read() through a .tacocat: tile > sensor > band paths point into the right part."""
 # inputs: tacocat
+# parity: R57 R58 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """A training-style loop: ds.read(i).read('image.tif') for every sample."""
 # inputs: nested_zip
+# parity: R27 R40 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """use()/get_backend(): the global backend, and an unknown name."""
 # inputs: flat_zip
+# parity: R10 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

@@ -1,5 +1,6 @@
 """verbose(): True, 'info', 'debug', False accepted; anything else ValueError."""
 # inputs: flat_zip
+# parity: R11 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit

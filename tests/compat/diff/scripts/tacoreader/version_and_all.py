@@ -1,5 +1,6 @@
 """__version__ and the names of __all__."""
 # inputs: flat_zip
+# parity: R13 (PARITY.md, tacoreader 2.4.21)
 import sys
 
 import diffkit
