@@ -272,6 +272,8 @@ def main() -> int:
                 taco_cpp.create(taco_cpp.Taco(taco_cpp.Tortilla(samples), id=f"bench_{name}", **COLLECTION), str(py_out))
 
             B.time("create", name, "taco_cpp.create", py_create, runs=cruns)
+        if name == "small" and taco_cpp is not None:
+            toolbox_script_rows(B, src, metas, data / name, pkg, cruns)
         B.time("create", name, "cp -r (reference)",
                lambda: (fresh(data / name / "cp"), run(["cp", "-r", str(src), str(data / name / "cp")])), runs=cruns)
         zips[name] = cli_out
@@ -463,6 +465,30 @@ def main() -> int:
     chart(B.rows, out / "peers.png")
     print(md)
     return 0
+
+
+def toolbox_script_rows(B, src, metas, work, pkg, runs):
+    """bench/peers/toolbox_script.py (the migration guide's tacotoolbox script) run unchanged
+    with the real tacotoolbox and under taco_cpp.compat.install(); the script times its body."""
+    import pickle
+
+    metas_file = work / "metas.pickle"
+    metas_file.write_bytes(pickle.dumps(metas))
+    script = str(HERE / "toolbox_script.py")
+    shim = ("import runpy, sys, taco_cpp.compat as c; c.install(); sys.argv = sys.argv[1:]; "
+            "runpy.run_path(sys.argv[0], run_name='__main__')")
+    env_compat = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pkg), os.environ.get("PYTHONPATH", "")]))
+    for tool, cmd, env in (("tacotoolbox script", [sys.executable, script], None),
+                           ("taco_cpp.compat: same script", [sys.executable, "-c", shim, script], env_compat)):
+        times = []
+        for k in range(runs):
+            out = work / f"script_{len(times)}_{tool[:4]}.tacozip"
+            if out.exists():
+                out.unlink()
+            times.append(float(run(cmd + [str(src), str(metas_file), str(out)], env=env).decode().split()[-1]))
+            out.unlink()
+        B.add("create (tacotoolbox script)", "small", tool, statistics.median(times), len(times),
+              "docs/python.md migration script, unchanged")
 
 
 def is_ours(tool: str) -> bool:

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "taco/log.h"
 #include "taco/version.h"
 
 NB_MODULE(_native, m) {

@@ -21,6 +21,7 @@
 #include "progress.h"
 #include "taco/convert.h"
 #include "taco/extensions.h"
+#include "taco/legacy.h"
 #include "taco/model.h"
 #include "taco/tacocat.h"
 #include "taco/tree_builder.h"
@@ -286,6 +287,25 @@ void BindWriter(nb::module_& m) {
     relay.RaiseIfFailed();
     return written;
   }, nb::arg("input"), nb::arg("output"), nb::arg("format"), nb::arg("progress").none() = nb::none());
+  // `taco convert` with a legacy input or output (Tortilla 0.5 / TACO v1): (paths written,
+  // notes on what was invented or dropped).
+  m.def("is_legacy_path", [](const std::string& path) { return IsLegacyPath(path); }, nb::arg("path"));
+  m.def("convert_legacy", [](const std::string& input, const std::string& output, const std::string& format) {
+    LegacyConvertOptions o;
+    o.target = format == "zip"        ? ConvertTarget::kZip
+               : format == "folder"   ? ConvertTarget::kFolder
+               : format == "tortilla" ? ConvertTarget::kTortilla
+               : format == "taco-v1"  ? ConvertTarget::kTacoV1
+                                      : ConvertTarget::kAuto;
+    if (format != "auto" && format != "zip" && format != "folder" && format != "tortilla" && format != "taco-v1") {
+      throw StatusError(StatusCode::kInvalidArgument, "convert: format must be auto, zip, folder, tortilla or taco-v1");
+    }
+    RemoveTemporaryOutputsOnTerminationSignals();
+    std::vector<std::string> notes;
+    nb::gil_scoped_release release;
+    std::vector<std::string> written = Take(ConvertLegacy(input, output, o, &notes));
+    return std::make_pair(std::move(written), std::move(notes));
+  }, nb::arg("input"), nb::arg("output"), nb::arg("format"));
   m.def("load_collection_file", [](const std::string& path) { return Take(LoadCollectionFile(path)).dump(); },
         nb::arg("path"));
   m.def("taco_from_directory", [](const std::string& src, const std::string& collection_json,

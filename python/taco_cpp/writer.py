@@ -530,16 +530,30 @@ def tacollection(inputs: Sequence, output=None, *, validate_pit: bool = True, va
 
 
 def convert(input, output, format: str | None = None, *, progress: ProgressArg = None) -> list[str]:
-    """Rewrite a whole dataset in the other container (ZIP ⇄ FOLDER; TACOCAT → FOLDER).
-    ``progress`` as in :func:`create`."""
+    """Rewrite a whole dataset in the other container (ZIP ⇄ FOLDER; TACOCAT → FOLDER), or
+    convert from/to the legacy Tortilla 0.5 / TACO v1 files as ``taco convert`` does
+    (``format`` "tortilla" | "taco-v1", or a legacy input/output name); what the legacy
+    conversion invents or drops is reported as UserWarnings. ``progress`` as in
+    :func:`create` (not reported for legacy conversions)."""
+    src, dst, fmt = path_text(input), path_text(output), format or "auto"
+    if fmt in ("tortilla", "taco-v1") or _native.is_legacy_path(src) or _native.is_legacy_path(dst):
+        written, notes = _native.convert_legacy(src, dst, fmt)
+        if notes:
+            import warnings
+
+            for note in notes:
+                warnings.warn(f"convert: {note}", UserWarning, stacklevel=2)
+        return written
     with Progress(progress, "convert") as callback:
-        return _native.convert(path_text(input), path_text(output), format or "auto", callback)
+        return _native.convert(src, dst, fmt, callback)
 
 
 def export(dataset, output, format: str | None = None, *, progress: ProgressArg = None) -> list[str]:
-    """Write the samples of a dataset view (after sql/filters) as a new dataset. ``progress``
-    as in :func:`create`."""
-    return dataset.export(output, format=format, progress=progress)
+    """Write the samples of a dataset view (after sql/filters) as a new dataset. Also takes a
+    dataset opened through ``taco_cpp.compat.tacoreader`` (its core view is written).
+    ``progress`` as in :func:`create`."""
+    core = getattr(dataset, "_core", dataset)
+    return core.export(output, format=format, progress=progress)
 
 
 def from_directory(src, collection, *, metadata: Sequence = (), ext: Sequence[str] = (),
