@@ -36,7 +36,7 @@ def written(tmp_path_factory):
     taco_cpp.create(taco, d / "a.tacozip")
     taco_cpp.create(taco, d / "b.tacozip")
     taco_cpp.create(taco, d / "folder", format="folder")
-    taco_cpp.tacocat([d / "a.tacozip"], d / "cat")
+    taco_cpp.tacocat([d / "a.tacozip"], d)
     return d
 
 
@@ -50,10 +50,10 @@ def test_levels_are_deterministic(written):
 
 
 def test_pyarrow_reads_what_duckdb_reads(written, tmp_path):
-    sources = {"zip": written / "a.tacozip", "folder": written / "folder", "tacocat": written / "cat" / ".tacocat"}
+    sources = {"zip": written / "a.tacozip", "folder": written / "folder", "tacocat": written / ".tacocat"}
     for name, raw in [("zip", _level0(written / "a.tacozip")),
                       ("folder", (written / "folder" / "METADATA" / "level0.parquet").read_bytes()),
-                      ("tacocat", (written / "cat" / ".tacocat" / "level0.parquet").read_bytes())]:
+                      ("tacocat", (written / ".tacocat" / "level0.parquet").read_bytes())]:
         path = tmp_path / f"{name}.parquet"
         path.write_bytes(raw)
         by_pyarrow = pq.read_table(path)
@@ -67,7 +67,7 @@ def test_pyarrow_reads_what_duckdb_reads(written, tmp_path):
 def test_levels_have_content_defined_pages(written, tmp_path):
     # The id column of 20,000 rows is ~300 KB of PLAIN values: CDC cuts it into pages of
     # 16-128 KiB; a single-page writer would leave one page per column chunk.
-    for raw in [_level0(written / "a.tacozip"), (written / "cat" / ".tacocat" / "level0.parquet").read_bytes()]:
+    for raw in [_level0(written / "a.tacozip"), (written / ".tacocat" / "level0.parquet").read_bytes()]:
         path = tmp_path / "l0.parquet"
         path.write_bytes(raw)
         f = pq.ParquetFile(path)
