@@ -53,13 +53,19 @@ int Rank(const std::string& relative) {
 
 }  // namespace
 
-Result<uint64_t> ReplaceChangedFiles(const std::string& dest, const std::string& fresh) {
+Result<uint64_t> ReplaceChangedFiles(const std::string& dest_path, const std::string& fresh_path) {
+  // Without trailing slashes, every listed path is "<root>/<relative>".
+  auto trimmed = [](std::string p) {
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    return p;
+  };
+  const std::string dest = trimmed(dest_path), fresh = trimmed(fresh_path);
   std::error_code ec;
   std::vector<std::string> files;
   std::set<std::string> fresh_paths;
   for (auto it = fs::recursive_directory_iterator(fresh, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    const std::string rel = fs::relative(it->path(), fresh).string();
+    const std::string rel = it->path().string().substr(fresh.size() + 1);
     fresh_paths.insert(rel);
     if (it->is_regular_file()) files.push_back(rel);
   }
@@ -83,7 +89,7 @@ Result<uint64_t> ReplaceChangedFiles(const std::string& dest, const std::string&
   std::vector<std::string> stale;
   for (auto it = fs::recursive_directory_iterator(dest, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    const std::string rel = fs::relative(it->path(), dest).string();
+    const std::string rel = it->path().string().substr(dest.size() + 1);
     if (!fresh_paths.count(rel)) {
       stale.push_back(it->path().string());
       it.disable_recursion_pending();
