@@ -45,7 +45,7 @@ TEST(PublishBrowser, NestedFixturePageInChromium) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   json expect = {{"title", "test_dataset"},
                  {"texts",
-                  {"test_dataset", "[-77, -33.85, 151.2, 52.5]", "2023-01-01T00:00:00Z", "0\t3\t0\t0\t3", "1\t9\t0\t9\t0",
+                  {"test_dataset", "[2.35, -33.85, 151.2, 52.5]", "2023-01-01T00:00:00Z", "0\t3\t0\t0\t3", "1\t9\t0\t9\t0",
                    "istac:geometry", "istac:time_start", "region", "cloud_cover", "geotiff:stats", "location",
                    "<script>alert('pwned')</script>", "first item", "second item", "code block", "Doe, Jane",
                    "10.5072/taco-test", "@misc{test_dataset_2026,"}},
