@@ -2,7 +2,7 @@
 #   make demo   install what is missing, build, run `build/taco demo`
 #   make test   install what is missing, build, run every test
 # Other targets: make (build), make test-asan (Debug + ASan/UBSan build in build-asan/, tests),
-# make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean,
+# make install PREFIX=/opt/taco (the C library libtaco, docs/c.md), make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean,
 # make peers-venv (the pinned upstream tools in .venv-peers/, once), make bench-peers (taco-cpp
 # side by side with them: build/bench/peers.md and peers.png).
 # `make` also builds the taco_cpp Python extension (python/, same CMake tree as the library) and
@@ -20,7 +20,9 @@ FUZZ_TARGETS ?=
 CMAKE_FLAGS ?=
 VENV_PYTHON := .venv/bin/python
 
-.PHONY: all build deps demo test test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers
+PREFIX ?= /usr/local
+
+.PHONY: all build deps demo test install test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers
 
 all: build
 
@@ -39,6 +41,11 @@ build: deps $(BUILD)/build.ninja
 
 demo: build
 	$(BUILD)/taco demo
+
+# The C ABI (capi/, docs/c.md): libtaco.so.1 + libduckdb.so, include/taco/taco.h, taco.pc and
+# the CMake package (find_package(taco) -> taco::taco) under $(PREFIX).
+install: build
+	cmake --install $(BUILD) --component capi --prefix $(PREFIX)
 
 # The interoperability matrix (tests/interop, ctest test interop_matrix) needs .venv-peers/;
 # TACO_REQUIRE_PEERS makes it fail rather than skip when the venv is missing.
