@@ -29,6 +29,7 @@ BBOX = (-10.0, 35.0, 5.0, 44.0)
 DATETIME = "2021-01-15/2021-02-20"
 POSITION, FILE = 5, "label.tif"
 STATS_FILE = "before.tif"
+DATASETS = ["demo.tacozip", "demo"]
 BANDS = [0, 1, 2, 3]
 MEASURES = ["mean", "std", "min", "max", "p25", "p50", "p75", "p95"]
 
@@ -40,7 +41,8 @@ def run(args, **kw):
 
 
 @pytest.fixture(scope="module")
-def r_library(tmp_path_factory):
+def r_answers(tmp_path_factory):
+    """R's answers for every dataset, from one Rscript session (R and terra start slowly)."""
     work = tmp_path_factory.mktemp("r")
     prefix, lib = work / "prefix", work / "lib"
     lib.mkdir()
@@ -49,7 +51,10 @@ def r_library(tmp_path_factory):
     pkg = work / "pkg"
     run(["cp", "-r", os.path.join(SOURCE, "r"), str(pkg)])
     run(["R", "CMD", "INSTALL", "--no-test-load", "-l", str(lib), str(pkg)], env=env)
-    return str(lib)
+    env["R_LIBS"] = str(lib)
+    paths = [os.path.join(DEMO, name) for name in DATASETS]
+    return json.loads(run(["Rscript", os.path.join(SOURCE, "tests", "capi", "four_fronts.R"), *query_args(None)[1:],
+                           STATS_FILE, *paths], env=env))
 
 
 def query_args(path):
@@ -89,13 +94,6 @@ def from_c(path):
     return out
 
 
-def from_r(path, lib):
-    env = dict(os.environ, R_LIBS=lib)
-    out = json.loads(run(["Rscript", os.path.join(SOURCE, "tests", "capi", "four_fronts.R"), *query_args(path),
-                          STATS_FILE], env=env))
-    return out
-
-
 def normalized(answer):
     out = dict(answer)
     out["stats"] = {m: np.asarray(answer["stats"][m], dtype=np.float32).tolist() for m in MEASURES}
@@ -103,11 +101,11 @@ def normalized(answer):
     return out
 
 
-@pytest.mark.parametrize("name", ["demo.tacozip", "demo"])
-def test_four_fronts_agree(name, r_library):
+@pytest.mark.parametrize("name", DATASETS)
+def test_four_fronts_agree(name, r_answers):
     path = os.path.join(DEMO, name)
     answers = {"cli": from_cli(path), "python": from_python(path), "c": from_c(path)}
-    r = from_r(path, r_library)
+    r = r_answers[path]
     answers["r"] = r
     reference = normalized(answers["cli"])
     # The queries select something and not everything, so that agreement means something.
