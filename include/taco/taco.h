@@ -215,10 +215,11 @@ int taco_node_level(const taco_node* node);
 const char* taco_node_gdal_path(const taco_node* node);
 /* FOLDER: *out receives its children. FILE: invalid argument. */
 taco_status taco_node_children(const taco_node* node, taco_frame** out, taco_error** error);
-/* FILE: its size in bytes (from the metadata; no data read). */
+/* FILE: its size in bytes: ZIP (and TACOCAT) from the metadata, no data read; FOLDER (no size
+ * stored) by reading the file once, in bounded memory. */
 taco_status taco_node_size(const taco_node* node, uint64_t* out, taco_error** error);
 /* FILE: its bytes into `buffer` (capacity bytes; CRC-checked for a ZIP when the dataset was
- * opened with verify_crc). *size receives the sample's size. buffer NULL or capacity smaller
+ * opened with verify_crc). *size receives the sample's size (taco_node_size). buffer NULL or capacity smaller
  * than the size: nothing is read, TACO_INVALID_ARGUMENT unless buffer is NULL (a size query,
  * returns TACO_OK). */
 taco_status taco_node_read_bytes(const taco_node* node, void* buffer, size_t capacity, size_t* size,
