@@ -2,7 +2,8 @@
 #   make demo   install what is missing, build, run `build/taco demo`
 #   make test   install what is missing, build, run every test
 # Other targets: make (build), make test-asan (Debug + ASan/UBSan build in build-asan/, tests),
-# make install PREFIX=/opt/taco (the C library libtaco, docs/c.md), make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean,
+# make install PREFIX=/opt/taco (the C library libtaco, docs/c.md), make bench (benchmarks),
+# make docs-screenshots (pages of `taco publish` in Chromium), make clean,
 # make peers-venv (the pinned upstream tools in .venv-peers/, once), make bench-peers (taco-cpp
 # side by side with them: build/bench/peers.md and peers.png).
 # `make` also builds the taco_cpp Python extension (python/, same CMake tree as the library) and
