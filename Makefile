@@ -2,7 +2,8 @@
 #   make demo   install what is missing, build, run `build/taco demo`
 #   make test   install what is missing, build, run every test
 # Other targets: make (build), make test-asan (Debug + ASan/UBSan build in build-asan/, tests),
-# make bench (benchmarks), make docs-screenshots (pages of `taco publish` in Chromium), make clean,
+# make install PREFIX=/opt/taco (the C library libtaco, docs/c.md), make bench (benchmarks),
+# make docs-screenshots (pages of `taco publish` in Chromium), make clean,
 # make peers-venv (the pinned upstream tools in .venv-peers/, once), make bench-peers (taco-cpp
 # side by side with them: build/bench/peers.md and peers.png).
 # `make` also builds the taco_cpp Python extension (python/, same CMake tree as the library) and
@@ -22,7 +23,9 @@ FUZZ_TARGETS ?=
 CMAKE_FLAGS ?=
 VENV_PYTHON := .venv/bin/python
 
-.PHONY: all build deps demo test wheel test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers fixtures format format-check lint
+PREFIX ?= /usr/local
+
+.PHONY: all build deps demo test install wheel test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers fixtures format format-check lint
 
 all: build
 
@@ -44,6 +47,11 @@ wheel: build
 
 demo: build
 	$(BUILD)/taco demo
+
+# The C ABI (capi/, docs/c.md): libtaco.so.1 + libduckdb.so, include/taco/taco.h, taco.pc and
+# the CMake package (find_package(taco) -> taco::taco) under $(PREFIX).
+install: build
+	cmake --install $(BUILD) --component capi --prefix $(PREFIX)
 
 # The interoperability matrix (tests/interop, ctest test interop_matrix) needs .venv-peers/;
 # TACO_REQUIRE_PEERS makes it fail rather than skip when the venv is missing.
@@ -109,6 +117,8 @@ bench: build peers-venv fixtures
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/python_bench.py"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco
+	@echo "== bench/r_bench.py (R as.data.frame() vs Python .to_pandas() on a 100,000-row level)"
+	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/r_bench.py --build $(BUILD)
 	@echo "== bench/torch_bench.py (DataLoader samples/s; data generated once in $(BUILD)/bench/torch_data)"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/torch_bench.py --out $(BUILD)/bench
 

@@ -31,6 +31,10 @@ apt_packages=(
   chromium libxml2-utils python3-venv python3-pip python3-dev
   # taco_cpp.torch: PyTorch 1.13 CPU from Debian (PyPI's default wheel pulls GBs of CUDA)
   python3-torch
+  # The R package r/ over libtaco (tests/r, make test): R, its build tools, jsonlite (JSON of
+  # stats/info/validate), testthat, terra (GDAL paths, test rasters), sf (WKB), codetools
+  # (R CMD check's code analysis)
+  r-base-dev r-cran-jsonlite r-cran-testthat r-cran-terra r-cran-sf r-cran-codetools
 )
 if ! command -v npm >/dev/null 2>&1; then apt_packages+=(nodejs npm); fi
 if [ "${1:-}" = "--fuzz" ]; then

@@ -1,0 +1,3 @@
+library(testthat)
+library(taco)
+test_check("taco")
