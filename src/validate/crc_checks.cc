@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/crc32.h"
+#include "format/zip/zip_format.h"
 #include "validate/checks.h"
-#include "zip/crc32.h"
-#include "zip/zip_format.h"
 
 namespace taco::validate {
 namespace {
