@@ -37,8 +37,8 @@ def read(path):
         return f.read()
 
 
-flat = read(os.path.join(fixtures, "format/zip/flat/flat.tacozip"))
-nested = read(os.path.join(fixtures, "format/zip/nested/nested.tacozip"))
+flat = read(os.path.join(fixtures, "zip/flat/flat.tacozip"))
+nested = read(os.path.join(fixtures, "zip/nested/nested.tacozip"))
 
 # ---- our writer: a tiny nested dataset, a FILE-only one, and a __TACOCAT__ --------------
 work = tempfile.mkdtemp()

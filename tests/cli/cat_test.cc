@@ -7,7 +7,7 @@ namespace taco::testing {
 namespace {
 
 TEST(CatCommand, NestedZipAndFolder) {
-  for (const std::string kind : {"format/zip/nested/nested.tacozip", "folder/nested"}) {
+  for (const std::string kind : {"zip/nested/nested.tacozip", "folder/nested"}) {
     const std::string path = ShellQuote(UpstreamFixtures() + "/" + kind);
     CommandResult r = RunTaco("cat " + path + " europe item_1");
     EXPECT_EQ(r.exit_code, 0) << r.err;

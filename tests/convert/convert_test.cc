@@ -27,8 +27,8 @@ using testing::TempDir;
 using testing::WriteFile;
 
 std::string Fixture(const std::string& rel) { return testing::UpstreamFixtures() + "/" + rel; }
-std::string FlatZip() { return Fixture("format/zip/flat/flat.tacozip"); }
-std::string NestedZip() { return Fixture("format/zip/nested/nested.tacozip"); }
+std::string FlatZip() { return Fixture("zip/flat/flat.tacozip"); }
+std::string NestedZip() { return Fixture("zip/nested/nested.tacozip"); }
 std::string FlatFolder() { return Fixture("folder/flat"); }
 std::string NestedFolder() { return Fixture("folder/nested"); }
 

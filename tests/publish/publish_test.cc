@@ -55,7 +55,7 @@ TEST(PublishSha256, KnownVectors) {
 }
 
 TEST(PublishSha256, FileMatchesSha256sum) {
-  std::string zip = Fixture("format/zip/flat/flat.tacozip");
+  std::string zip = Fixture("zip/flat/flat.tacozip");
   auto r = testing::RunCommand("sha256sum " + testing::ShellQuote(zip));
   ASSERT_EQ(r.exit_code, 0);
   auto digest = publish::Sha256File(zip);
@@ -190,7 +190,7 @@ TEST(PublishModel, PaddingIsCountedApart) {
 // ---- every writer, validated ------------------------------------------------------------------
 
 TEST(PublishOutputs, UpstreamFixturesValidate) {
-  for (const char* rel : {"format/zip/flat/flat.tacozip", "format/zip/nested/nested.tacozip", "folder/flat", "folder/nested"}) {
+  for (const char* rel : {"zip/flat/flat.tacozip", "zip/nested/nested.tacozip", "folder/flat", "folder/nested"}) {
     TempDir out;
     SCOPED_TRACE(rel);
     PublishAndValidate(Fixture(rel), out / "pub");
@@ -278,7 +278,7 @@ TEST(PublishOutputs, OneSample) {
 TEST(PublishRequired, MissingSidecarFieldsAreNamed) {
   TempDir out;
   PublishOptions none;
-  auto r = Publish(Fixture("format/zip/flat/flat.tacozip"), out / "pub", none);
+  auto r = Publish(Fixture("zip/flat/flat.tacozip"), out / "pub", none);
   ASSERT_FALSE(r.ok());
   const std::string msg = r.status().message();
   EXPECT_NE(msg.find("datacite.xml: DataCite 4.5 requires identifier"), std::string::npos) << msg;
@@ -289,7 +289,7 @@ TEST(PublishRequired, MissingSidecarFieldsAreNamed) {
   // Without a sidecar, STAC, the card and the page work, with no invented year or author.
   none.only = {PublishOutput::kStac, PublishOutput::kHuggingFace, PublishOutput::kHtml};
   none.generated_at = "2026-02-01T12:00:00Z";
-  auto ok = Publish(Fixture("format/zip/flat/flat.tacozip"), out / "pub", none);
+  auto ok = Publish(Fixture("zip/flat/flat.tacozip"), out / "pub", none);
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
   EXPECT_EQ(ok->written.size(), 3u);
   EXPECT_EQ(Validate("stac", out / "pub/stac-collection.json").exit_code, 0);
@@ -320,20 +320,20 @@ TEST(PublishCli, WritesFilesAndExplainsErrors) {
   WriteFile(dir / "side.json", json{{"doi", "10.5072/cli"}, {"landing_url", "https://example.org/x"},
                                     {"publisher", "P"}, {"publication_date", "2026-03-04"}}
                                    .dump());
-  auto r = testing::RunTaco("publish " + testing::ShellQuote(Fixture("format/zip/nested/nested.tacozip")) + " " +
+  auto r = testing::RunTaco("publish " + testing::ShellQuote(Fixture("zip/nested/nested.tacozip")) + " " +
                             testing::ShellQuote(dir / "out") + " --publication " + testing::ShellQuote(dir / "side.json") +
                             " --base-url https://data.example.org/nested/");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("/out/index.html"), std::string::npos);
   auto croissant = json::parse(ReadFile(dir / "out/croissant.json"));
   EXPECT_EQ(croissant["distribution"][0]["contentUrl"], "https://data.example.org/nested/nested.tacozip");
-  auto bad = testing::RunTaco("publish " + testing::ShellQuote(Fixture("format/zip/flat/flat.tacozip")) + " " +
+  auto bad = testing::RunTaco("publish " + testing::ShellQuote(Fixture("zip/flat/flat.tacozip")) + " " +
                               testing::ShellQuote(dir / "out2"));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err.rfind("taco: publish: ", 0), 0u) << bad.err;
   EXPECT_NE(bad.err.find("give \"doi\" in --publication FILE"), std::string::npos) << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1);
-  auto only = testing::RunTaco("publish " + testing::ShellQuote(Fixture("format/zip/flat/flat.tacozip")) + " " +
+  auto only = testing::RunTaco("publish " + testing::ShellQuote(Fixture("zip/flat/flat.tacozip")) + " " +
                                testing::ShellQuote(dir / "out3") + " --only stac,nope");
   EXPECT_EQ(only.exit_code, 2);
   EXPECT_NE(only.err.find("unknown output 'nope'"), std::string::npos) << only.err;
@@ -349,7 +349,7 @@ class BrokenVariants : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    auto r = Publish(Fixture("format/zip/nested/nested.tacozip"), *dir_ / "pub", FullOptions());
+    auto r = Publish(Fixture("zip/nested/nested.tacozip"), *dir_ / "pub", FullOptions());
     ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
   static void TearDownTestSuite() { delete dir_; }

@@ -27,7 +27,7 @@ TEST_F(RemoteTest, OpeningARemoteZipCostsAtMostTwoRequests) {
     std::string rel;
     size_t expected;  // 1 when the first 16 KiB cover the metadata, else 2
   };
-  for (const Case& c : {Case{"format/zip/flat/flat.tacozip", 1}, Case{"format/zip/nested/nested.tacozip", 2},
+  for (const Case& c : {Case{"zip/flat/flat.tacozip", 1}, Case{"zip/nested/nested.tacozip", 2},
                         Case{"ours.tacozip", 2}, Case{"ours3.tacozip", 2}}) {
     SCOPED_TRACE(c.rel);
     std::unique_ptr<Dataset> remote;
@@ -61,7 +61,7 @@ TEST_F(RemoteTest, ReadingAZipFileSampleCostsOneRequest) {
 TEST_F(RemoteTest, ReadingARemoteFolderSampleCostsOneRequestForItsMeta) {
   // ZIP: at most one ranged GET (none when the bytes opened already hold the `__meta__`, as
   // for this small fixture); FOLDER: one GET of DATA/<id>/__meta__.
-  for (const std::string rel : {"format/zip/nested/nested.tacozip", "folder/nested"}) {
+  for (const std::string rel : {"zip/nested/nested.tacozip", "folder/nested"}) {
     SCOPED_TRACE(rel);
     auto ds = Dataset::Open(e->Url(rel), NoCache());
     ASSERT_TRUE(ds.ok()) << ds.status().ToString();
@@ -191,7 +191,7 @@ TEST_F(RemoteTest, ReadingATacocatFileSampleCostsOneRequest) {
 // ---- validate on URLs ----------------------------------------------------------------------
 
 TEST_F(RemoteTest, ValidateChecksRemoteZipsAndFoldersFileByFile) {
-  for (const std::string rel : {"ours3.tacozip", "ours3_folder", "folder/nested", "format/zip/flat/flat.tacozip"}) {
+  for (const std::string rel : {"ours3.tacozip", "ours3_folder", "folder/nested", "zip/flat/flat.tacozip"}) {
     SCOPED_TRACE(rel);
     CommandResult r = RunTaco("--no-cache validate " + ShellQuote(e->Url(rel)));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -293,7 +293,7 @@ TEST_F(RemoteTest, CliGivesTheSameAnswersOnAUrlAsOnTheLocalFile) {
     std::string read_keys;  // a FOLDER sample (children table) or FILE sample
     std::string cat_keys;   // a FILE sample
   };
-  for (const Case& c : {Case{"format/zip/flat/flat.tacozip", "0", "0"}, Case{"format/zip/nested/nested.tacozip", "0", "0 0"},
+  for (const Case& c : {Case{"zip/flat/flat.tacozip", "0", "0"}, Case{"zip/nested/nested.tacozip", "0", "0 0"},
                         Case{"folder/flat", "0", "0"}, Case{"folder/nested", "0", "0 0"},
                         Case{"ours.tacozip", "1", "1"}, Case{"ours3.tacozip", "1 0", "1 1 0"},
                         Case{"ours3_folder", "0 1", "0 1 1"}}) {
@@ -318,7 +318,7 @@ TEST_F(RemoteTest, CliGivesTheSameAnswersOnAUrlAsOnTheLocalFile) {
 TEST_F(RemoteTest, CachedMetadataCostsOneRequestAndIsRevalidated) {
   const std::string rel = "cached/nested.tacozip";
   fs::create_directories(e->Local("cached"));
-  fs::copy_file(e->Local("format/zip/nested/nested.tacozip"), e->Local(rel), fs::copy_options::overwrite_existing);
+  fs::copy_file(e->Local("zip/nested/nested.tacozip"), e->Local(rel), fs::copy_options::overwrite_existing);
   ASSERT_TRUE(ClearRemoteCache().ok());
   auto open = [&] {
     auto ds = Dataset::Open(e->Url(rel));
@@ -384,7 +384,7 @@ TEST_F(RemoteTest, S3UrlsReadThroughGdalAgainstNginx) {
   CPLSetConfigOption("AWS_HTTPS", "NO");
   CPLSetConfigOption("AWS_VIRTUAL_HOSTING", "FALSE");
   CPLSetConfigOption("AWS_NO_SIGN_REQUEST", "YES");
-  for (const std::string rel : {"format/zip/flat/flat.tacozip", "format/zip/nested/nested.tacozip", "ours.tacozip"}) {
+  for (const std::string rel : {"zip/flat/flat.tacozip", "zip/nested/nested.tacozip", "ours.tacozip"}) {
     SCOPED_TRACE(rel);
     VSICurlClearCache();
     std::unique_ptr<Dataset> remote;
@@ -416,14 +416,14 @@ TEST_F(RemoteTest, S3UrlsReadThroughGdalAgainstNginx) {
 // ---- faults -----------------------------------------------------------------------------
 
 TEST_F(RemoteTest, NotFoundAndForbiddenNameTheUrlAndStatus) {
-  const std::string u404 = e->FaultUrl("404", "format/zip/flat/flat.tacozip");
+  const std::string u404 = e->FaultUrl("404", "zip/flat/flat.tacozip");
   auto ds = Dataset::Open(u404, NoCache());
   ASSERT_FALSE(ds.ok());
   EXPECT_EQ(ds.status().code(), StatusCode::kNotFound);
   EXPECT_NE(ds.status().message().find(u404), std::string::npos) << ds.status().ToString();
   EXPECT_NE(ds.status().message().find("HTTP 404"), std::string::npos) << ds.status().ToString();
 
-  const std::string u403 = e->FaultUrl("403", "format/zip/flat/flat.tacozip");
+  const std::string u403 = e->FaultUrl("403", "zip/flat/flat.tacozip");
   CommandResult r = RunTaco("--no-cache info " + ShellQuote(u403));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(u403), std::string::npos) << r.err;
@@ -431,7 +431,7 @@ TEST_F(RemoteTest, NotFoundAndForbiddenNameTheUrlAndStatus) {
 }
 
 TEST_F(RemoteTest, ServerErrorsAreRetriedABoundedNumberOfTimes) {
-  const std::string url = e->FaultUrl("503", "format/zip/flat/flat.tacozip");
+  const std::string url = e->FaultUrl("503", "zip/flat/flat.tacozip");
   const size_t before = e->FaultRequests();
   auto ds = Dataset::Open(url, NoCache());
   ASSERT_FALSE(ds.ok());
@@ -441,9 +441,9 @@ TEST_F(RemoteTest, ServerErrorsAreRetriedABoundedNumberOfTimes) {
   EXPECT_NE(ds.status().message().find(url), std::string::npos);
 
   // One failure, then success: the retry makes it work.
-  auto flaky = Dataset::Open(e->FaultUrl("flaky", "format/zip/flat/flat.tacozip"), NoCache());
+  auto flaky = Dataset::Open(e->FaultUrl("flaky", "zip/flat/flat.tacozip"), NoCache());
   ASSERT_TRUE(flaky.ok()) << flaky.status().ToString();
-  auto local = Dataset::Open(e->Local("format/zip/flat/flat.tacozip"));
+  auto local = Dataset::Open(e->Local("zip/flat/flat.tacozip"));
   ASSERT_TRUE(local.ok());
   EXPECT_EQ(*(*flaky)->RowCount(), *(*local)->RowCount());
 }
@@ -451,7 +451,7 @@ TEST_F(RemoteTest, ServerErrorsAreRetriedABoundedNumberOfTimes) {
 TEST_F(RemoteTest, TimeoutsAreRetriedThenFailClearly) {
   CPLSetConfigOption("GDAL_HTTP_TIMEOUT", "0.5");
   CPLSetConfigOption("GDAL_HTTP_MAX_RETRY", "1");
-  const std::string url = e->FaultUrl("slow", "format/zip/flat/flat.tacozip");
+  const std::string url = e->FaultUrl("slow", "zip/flat/flat.tacozip");
   const size_t before = e->FaultRequests();
   auto ds = Dataset::Open(url, NoCache());
   CPLSetConfigOption("GDAL_HTTP_TIMEOUT", nullptr);
@@ -465,7 +465,7 @@ TEST_F(RemoteTest, IgnoredRangeAndShortBodiesAreNeverReadAsData) {
   // nested.tacozip (29926 bytes) is larger than the 16 KiB asked at open.
   for (const std::string mode : {"norange", "truncated", "short"}) {
     SCOPED_TRACE(mode);
-    const std::string url = e->FaultUrl(mode, "format/zip/nested/nested.tacozip");
+    const std::string url = e->FaultUrl(mode, "zip/nested/nested.tacozip");
     auto ds = Dataset::Open(url, NoCache());
     ASSERT_FALSE(ds.ok()) << "opened through a misbehaving server";
     EXPECT_EQ(ds.status().code(), StatusCode::kIOError) << ds.status().ToString();
@@ -482,7 +482,7 @@ TEST_F(RemoteTest, IgnoredRangeAndShortBodiesAreNeverReadAsData) {
     }
   }
   // The same server, honouring Range: fine.
-  auto ok = Dataset::Open(e->FaultUrl("ok", "format/zip/nested/nested.tacozip"), NoCache());
+  auto ok = Dataset::Open(e->FaultUrl("ok", "zip/nested/nested.tacozip"), NoCache());
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
 }
 

@@ -36,7 +36,7 @@ TEST_F(RemoteTest, ValidateOfARemoteFolderStopsAtAFileTheServerRefuses) {
 }
 
 TEST_F(RemoteTest, VerboseShowsEveryRequestWithRangeStatusBytesAndTime) {
-  const std::string url = e->Url("format/zip/nested/nested.tacozip");
+  const std::string url = e->Url("zip/nested/nested.tacozip");
   CommandResult r = RunTaco("--no-cache -v info " + ShellQuote(url));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // nested.tacozip (29926 bytes): the first 16 KiB, then the metadata members.
@@ -46,7 +46,7 @@ TEST_F(RemoteTest, VerboseShowsEveryRequestWithRangeStatusBytesAndTime) {
   for (size_t at = r.err.find("] GET "); at != std::string::npos; at = r.err.find("] GET ", at + 1)) ++gets;
   EXPECT_EQ(gets, 2u) << r.err;
   // A failed request is shown with its failure.
-  CommandResult bad = RunTaco("--no-cache -v info " + ShellQuote(e->FaultUrl("404", "format/zip/flat/flat.tacozip")));
+  CommandResult bad = RunTaco("--no-cache -v info " + ShellQuote(e->FaultUrl("404", "zip/flat/flat.tacozip")));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find(": HTTP 404, "), std::string::npos) << bad.err;
 }
