@@ -10,6 +10,8 @@
 # taco_cpp"` works; `make test` runs its pytest suite through ctest (test python_pytest).
 # make fuzz (clang + libFuzzer build in build-fuzz/, every target FUZZ_SECONDS seconds),
 # make test-tsan (ThreadSanitizer build in build-tsan/, the thread stress tests),
+# make wheel (dist/taco_cpp-*.whl from the built module, libduckdb and GDAL bundled by auditwheel;
+# no second compile; `make test` builds it for its clean-venv install test, ctest python_wheel),
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -20,7 +22,7 @@ FUZZ_TARGETS ?=
 CMAKE_FLAGS ?=
 VENV_PYTHON := .venv/bin/python
 
-.PHONY: all build deps demo test test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers
+.PHONY: all build deps demo test wheel test-asan test-tsan fuzz fuzz-deps bench clean docs-screenshots peers-venv bench-peers
 
 all: build
 
@@ -37,12 +39,15 @@ build: deps $(BUILD)/build.ninja
 	  echo "$(abspath $(BUILD))/python" > "$$site/taco_cpp_build.pth"; \
 	fi
 
+wheel: build
+	bash scripts/make_wheel.sh $(BUILD)
+
 demo: build
 	$(BUILD)/taco demo
 
 # The interoperability matrix (tests/interop, ctest test interop_matrix) needs .venv-peers/;
 # TACO_REQUIRE_PEERS makes it fail rather than skip when the venv is missing.
-test: build peers-venv
+test: build peers-venv wheel
 	cd $(BUILD) && TACO_REQUIRE_PEERS=1 ctest --output-on-failure -j $(JOBS)
 
 peers-venv:
@@ -82,7 +87,7 @@ fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
 	bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-bench: build
+bench: build peers-venv
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/python_bench.py"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco

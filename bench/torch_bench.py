@@ -13,8 +13,10 @@ and uint8 mask tensors (GDAL converts while decoding) plus the sample's id, batc
   (d) the ZIP served by nginx on loopback (remote; one request per sample)
 
 Each configuration runs with 0 and 2 DataLoader workers: one warm-up pass over the first 300
-samples, then RUNS full epochs; the median epoch gives samples/s. Results: stdout and
-OUT/torch.md.
+samples, then RUNS full epochs; the median epoch gives samples/s. CPU per sample is the CPU
+time of this process and its children (the DataLoader workers, counted when they exit at the
+end of each epoch; getrusage RUSAGE_SELF + RUSAGE_CHILDREN, user + system) over those epochs,
+divided by the samples they yielded. Results: stdout and OUT/torch.md.
 
 usage: PYTHONPATH=build/python .venv/bin/python bench/torch_bench.py [--out build/bench]
 """
@@ -22,7 +24,9 @@ usage: PYTHONPATH=build/python .venv/bin/python bench/torch_bench.py [--out buil
 from __future__ import annotations
 
 import argparse
+import gc
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -141,6 +145,15 @@ http {{ access_log {self.log}; client_body_temp_path {work}; proxy_temp_path {wo
         self.proc.wait(10)
 
 
+def cpu_seconds() -> float:
+    """User + system CPU of this process and of its exited, waited-for children."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
 def epoch(loader, limit=None) -> tuple[int, float]:
     t0 = time.perf_counter()
     n = 0
@@ -151,16 +164,24 @@ def epoch(loader, limit=None) -> tuple[int, float]:
     return n, time.perf_counter() - t0
 
 
-def measure(make_loader, runs: int) -> float:
-    """samples/s: median of `runs` full epochs after a warm-up over 300 samples."""
+def measure(make_loader, runs: int) -> tuple[float, float]:
+    """(samples/s: median of `runs` full epochs after a warm-up over 300 samples, CPU ms per
+    sample over those epochs)."""
     loader = make_loader()
     epoch(loader, limit=300)
+    del loader
+    gc.collect()  # the warm-up's workers exit (and are counted) before the CPU clock starts
     rates = []
+    samples = 0
+    cpu0 = cpu_seconds()
     for _ in range(runs):
         loader = make_loader()
         n, s = epoch(loader)
+        del loader
+        gc.collect()
         rates.append(n / s)
-    return statistics.median(rates)
+        samples += n
+    return statistics.median(rates), 1000.0 * (cpu_seconds() - cpu0) / samples
 
 
 def main() -> int:
@@ -206,10 +227,10 @@ def main() -> int:
         for workers in (0, 2):
             for name, make in configs:
                 before = nginx.requests()
-                rate = measure(make(workers), args.runs)
+                rate, cpu = measure(make(workers), args.runs)
                 reqs = nginx.requests() - before
-                results.append((workers, name, rate, reqs))
-                print(f"  workers={workers} {name:<50} {rate:8.1f} samples/s"
+                results.append((workers, name, rate, cpu))
+                print(f"  workers={workers} {name:<50} {rate:8.1f} samples/s  {cpu:6.2f} ms CPU/sample"
                       + (f"  ({reqs} requests)" if reqs else ""), flush=True)
     finally:
         nginx.stop()
@@ -217,12 +238,14 @@ def main() -> int:
     lines = ["# taco_cpp.torch DataLoader throughput", "",
              f"{args.samples} samples x (image.tif 256x256x4 uint16 + mask.tif uint8), DEFLATE; batch {BATCH}; "
              f"median of {args.runs} epochs after a warm-up; {os.cpu_count()} cores; torch {torch.__version__}.", "",
-             "| workers | configuration | samples/s | vs (c) |", "|---|---|---|---|"]
+             "CPU/sample: user + system CPU of the process and its DataLoader workers per sample.", "",
+             "| workers | configuration | samples/s | vs (c) | CPU ms/sample | CPU vs (c) |",
+             "|---|---|---|---|---|---|"]
     for workers in (0, 2):
-        ref = next(r for w, n, r, _ in results if w == workers and n.startswith("(c)"))
-        for w, name, rate, _ in results:
+        ref, ref_cpu = next((r, c) for w, n, r, c in results if w == workers and n.startswith("(c)"))
+        for w, name, rate, cpu in results:
             if w == workers:
-                lines.append(f"| {w} | {name} | {rate:.1f} | {rate / ref:.2f} |")
+                lines.append(f"| {w} | {name} | {rate:.1f} | {rate / ref:.2f} | {cpu:.2f} | {cpu / ref_cpu:.2f} |")
     text = "\n".join(lines) + "\n"
     (out / "torch.md").write_text(text)
     print(text)

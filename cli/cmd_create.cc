@@ -27,6 +27,7 @@ struct CreateArgs {
   std::vector<std::string> metadata;
   std::vector<std::string> extensions;
   std::string time_column;
+  std::vector<std::string> exclude;
   std::vector<double> classes;
   size_t pad_to = 0;
   bool non_strict = false;
@@ -97,6 +98,7 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   options.metadata_files = args.metadata;
   options.extensions = args.extensions;
   options.time_column = args.time_column;
+  options.exclude.insert(options.exclude.end(), args.exclude.begin(), args.exclude.end());
   if (!args.classes.empty()) {
     const bool categorical = std::any_of(args.extensions.begin(), args.extensions.end(), [](const std::string& e) {
       return e == "stats-categorical" || e.rfind("stats-categorical:", 0) == 0;
@@ -196,6 +198,12 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
                   "stac/istac also fill FOLDER samples from the files below them (lon/lat footprint box, its "
                   "centre, earliest start, latest end)")
       ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option("--exclude", args->exclude,
+                  "Entries of SRC that are not samples (repeatable): a GLOB without '/' matches an entry's name, "
+                  "one with '/' its path below SRC (e.g. --exclude '*.json' --exclude 'tile_*/preview.png'). "
+                  "GDAL's '*.aux.xml' sidecars are always left out")
+      ->type_name("GLOB")
       ->allow_extra_args(false);
   cmd->add_option("--time-column", args->time_column,
                   "The --metadata column (timestamp or ISO-8601 text) that gives a sample's time: it becomes its "

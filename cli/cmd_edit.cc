@@ -38,7 +38,8 @@ void AddEditCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "edit",
       "Replace COLLECTION fields or a level's metadata columns of a ZIP, FOLDER or Tortilla / TACO v1 dataset. The "
-      "dataset is rewritten atomically (or written to -o OUT); --in-place (local ZIP) appends the new metadata and "
+      "dataset is rewritten atomically (a FOLDER: only the files whose bytes changed, each renamed into place; "
+      "COLLECTION.json last) or written to -o OUT; --in-place (local ZIP) appends the new metadata and "
       "updates TACO_HEADER last, so a crash leaves the old or the new dataset, never a broken one");
   cmd->add_option("path", args->path, "Dataset path")->required();
   cmd->add_option("--set", args->set, "Collection field KEY=VALUE (VALUE as JSON when it parses, else a string)")

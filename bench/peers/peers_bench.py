@@ -272,6 +272,8 @@ def main() -> int:
                 taco_cpp.create(taco_cpp.Taco(taco_cpp.Tortilla(samples), id=f"bench_{name}", **COLLECTION), str(py_out))
 
             B.time("create", name, "taco_cpp.create", py_create, runs=cruns)
+        if name == "small" and taco_cpp is not None:
+            toolbox_script_rows(B, src, metas, data / name, pkg, cruns)
         B.time("create", name, "cp -r (reference)",
                lambda: (fresh(data / name / "cp"), run(["cp", "-r", str(src), str(data / name / "cp")])), runs=cruns)
         zips[name] = cli_out
@@ -352,6 +354,27 @@ def main() -> int:
                 return [ds.read(*k) for k in keys]
 
             B.time("navigate 1,000 samples", name, "taco_cpp", py_nav)
+        if name == "small":
+            # the per-sample path of a tacoreader-style training Dataset: load once (its
+            # __init__), then __getitem__(i) = ds.read(i).read(file), or df.read(i) on ds.data
+            idx = [r.randrange(n) for _ in range(1000)]
+
+            def loop_ds(mod):
+                ds = mod.load(str(z))
+                return lambda: [ds.read(i).read("before.tif") for i in idx]
+
+            def loop_df(mod):
+                df = mod.load(str(z)).data
+                return lambda: [df.read(i).read("after.tif") for i in idx]
+
+            for op, make in (("Dataset: ds.read(i).read(file) x1,000", loop_ds),
+                             ("Dataset: ds.data.read(i).read(file) x1,000", loop_df)):
+                B.time(op, name, "tacoreader", make(tacoreader))
+                if taco_cpp is not None:
+                    import taco_cpp.compat.tacoreader as compat_reader
+
+                    B.time(op, name, "taco_cpp.compat.tacoreader", make(compat_reader),
+                           note="the same script on the drop-in (issue 23 goal: <= 0.5x tacoreader)")
         listq = ("SELECT l1.\"internal:gdal_vsi\" FROM level1 l1 JOIN level0 l0 ON l1.\"internal:parent_id\" = "
                  "l0.\"internal:current_id\" WHERE l0.id || '/' || l1.id IN ('" + "','".join("/".join(k) for k in keys) + "')"
                  if name == "small" else
@@ -442,6 +465,30 @@ def main() -> int:
     chart(B.rows, out / "peers.png")
     print(md)
     return 0
+
+
+def toolbox_script_rows(B, src, metas, work, pkg, runs):
+    """bench/peers/toolbox_script.py (the migration guide's tacotoolbox script) run unchanged
+    with the real tacotoolbox and under taco_cpp.compat.install(); the script times its body."""
+    import pickle
+
+    metas_file = work / "metas.pickle"
+    metas_file.write_bytes(pickle.dumps(metas))
+    script = str(HERE / "toolbox_script.py")
+    shim = ("import runpy, sys, taco_cpp.compat as c; c.install(); sys.argv = sys.argv[1:]; "
+            "runpy.run_path(sys.argv[0], run_name='__main__')")
+    env_compat = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pkg), os.environ.get("PYTHONPATH", "")]))
+    for tool, cmd, env in (("tacotoolbox script", [sys.executable, script], None),
+                           ("taco_cpp.compat: same script", [sys.executable, "-c", shim, script], env_compat)):
+        times = []
+        for k in range(runs):
+            out = work / f"script_{len(times)}_{tool[:4]}.tacozip"
+            if out.exists():
+                out.unlink()
+            times.append(float(run(cmd + [str(src), str(metas_file), str(out)], env=env).decode().split()[-1]))
+            out.unlink()
+        B.add("create (tacotoolbox script)", "small", tool, statistics.median(times), len(times),
+              "docs/python.md migration script, unchanged")
 
 
 def is_ours(tool: str) -> bool:

@@ -13,8 +13,10 @@
 //    no sample, a type that differs from the stored column, or a reserved name (id, type,
 //    internal:*) is an error naming the file and the key.
 //  * Output: `output` set → a new dataset there (same format). Otherwise the dataset is
-//    replaced: written under a temporary sibling name, then renamed over it (a FOLDER: the
-//    old tree is renamed aside first and removed after). `in_place` (local TACO ZIP only):
+//    replaced: written under a temporary sibling name, then renamed over it. A FOLDER: the
+//    edited tree is written beside it, then only the files whose bytes changed are renamed
+//    into the old tree (each atomically; DATA/ first, COLLECTION.json last) and files it no
+//    longer has are removed: unchanged files keep their inode and mtime. `in_place` (local TACO ZIP only):
 //    the new metadata members are appended after the old end of the file with a new central
 //    directory, synced, and only then is the 157-byte TACO_HEADER rewritten (one pwrite), so
 //    a crash at any point leaves a ZIP that opens as the old dataset or as the new one.

@@ -78,6 +78,10 @@ struct DirectoryOptions {
   std::vector<std::string> metadata_files;  // CSV (.csv), JSON Lines (.jsonl/.ndjson/.json), Parquet
   std::vector<std::string> extensions;      // "NAME" or "NAME:GLOB" (see above), plus "majortom"
   std::string time_column;                  // metadata column giving a sample's time (optional)
+  // Entries that are not samples: a glob without '/' is matched against an entry's name, one
+  // with '/' against its path relative to `src` (fnmatch). By default GDAL's sidecars
+  // ("image.tif.aux.xml", written when GDAL computes statistics) are left out.
+  std::vector<std::string> exclude = {"*.aux.xml"};
   // e.g. the classes of stats-categorical, also stored as COLLECTION.json
   // `geotiff:class_values` (unless the collection has that key) for readers to name them.
   ext::ExtensionSettings extension_settings;

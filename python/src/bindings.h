@@ -9,6 +9,7 @@ namespace taco::py {
 void BindReader(nanobind::module_& m);  // reader_bindings.cc
 void BindWriter(nanobind::module_& m);  // writer_bindings.cc
 void BindLoader(nanobind::module_& m);  // loader_bindings.cc (taco_cpp.torch / taco_cpp.dask)
+void BindTools(nanobind::module_& m);   // tools_bindings.cc (demo tree, logging, publish)
 
 }  // namespace taco::py
 

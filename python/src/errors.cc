@@ -22,21 +22,25 @@ const char* ClassName(StatusCode code) {
   return "InternalError";
 }
 
-// Sets the Python error `name` of taco_cpp.errors (RuntimeError when that module cannot be
-// imported, which only happens when the package is broken).
+// Sets the Python error taco_cpp.errors._from_core(name, message) makes: the class of
+// `name`, refined (KeyError, IndexError, ...) from the message (RuntimeError when that module
+// cannot be imported, which only happens when the package is broken).
 void Raise(const char* name, const char* message) {
   PyObject* module = PyImport_ImportModule("taco_cpp.errors");
-  PyObject* cls = module ? PyObject_GetAttrString(module, name) : nullptr;
+  PyObject* make = module ? PyObject_GetAttrString(module, "_from_core") : nullptr;
   Py_XDECREF(module);
-  if (cls == nullptr) {
+  if (make == nullptr) {
     PyErr_Clear();
     PyErr_SetString(PyExc_RuntimeError, message);
     return;
   }
   // The message may quote bytes of a damaged dataset that are not UTF-8.
   nb::str text = SafeStr(message);
-  PyErr_SetObject(cls, text.ptr());
-  Py_DECREF(cls);
+  PyObject* error = PyObject_CallFunction(make, "sO", name, text.ptr());
+  Py_DECREF(make);
+  if (error == nullptr) return;  // _from_core raised: that error stands
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error)), error);
+  Py_DECREF(error);
 }
 
 }  // namespace

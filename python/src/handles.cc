@@ -18,7 +18,22 @@ bool Forked(const std::shared_ptr<Engine>& engine) { return engine && engine->pi
 
 }  // namespace
 
+Status CheckRebuildable(const Recipe& r) {
+  if (r.fixed) {
+    return Status::InvalidArgument(
+        "the view of SQL \"" + r.text +
+        "\" is non-deterministic (random(), a sample, the time, ...): it was evaluated once in the process "
+        "that made it and cannot be made again in another process (a pickled copy, a spawned DataLoader worker, "
+        "a Dask worker); use it in this process, or make the query deterministic, e.g. "
+        "ORDER BY hash(id || 'my-seed') LIMIT n for a seeded random choice");
+  }
+  if (r.parent) TACO_RETURN_IF_ERROR(CheckRebuildable(*r.parent));
+  for (const auto& in : r.inputs) TACO_RETURN_IF_ERROR(CheckRebuildable(*in));
+  return Status::OK();
+}
+
 Result<std::shared_ptr<Dataset>> Build(const Recipe& r) {
+  TACO_RETURN_IF_ERROR(CheckRebuildable(r));
   OpenOptions options;
   options.base_path = r.base_path;
   options.use_cache = r.use_cache;
@@ -65,6 +80,7 @@ Result<std::shared_ptr<Dataset>> Build(const Recipe& r) {
 DatasetHandle::~DatasetHandle() {
   if (Forked(engine)) {
     Leak(ds);
+    Leak(root);
     Leak(engine);
   }
 }
@@ -72,6 +88,7 @@ DatasetHandle::~DatasetHandle() {
 void DatasetHandle::EnsureProcess() {
   if (!Forked(engine)) return;
   Leak(ds);
+  Leak(root);
   Leak(engine);
   ds = Take(Build(*recipe));
   engine = std::make_shared<Engine>();

@@ -54,16 +54,26 @@ struct Recipe {
   std::array<double, 4> box{};
   int level = 0;
   bool data_is_raw = false;  // kSql: `data` means every column (Dataset::Sql)
+  // kSql: the query is non-deterministic and was evaluated once (Dataset::Sql, view_name()
+  // "fixed_…"): running it again would give other rows, so Build() refuses it.
+  bool fixed = false;
 };
 using RecipePtr = std::shared_ptr<const Recipe>;
 
-// Opens / derives the dataset a recipe describes (no locking: the result is new).
+// Opens / derives the dataset a recipe describes (no locking: the result is new). A recipe
+// with a `fixed` step (see above) is an InvalidArgument naming the query.
 Result<std::shared_ptr<Dataset>> Build(const Recipe& recipe);
+
+// The error Build() gives for `recipe` when a step of it is `fixed`; OK otherwise.
+Status CheckRebuildable(const Recipe& recipe);
 
 struct DatasetHandle {
   std::shared_ptr<Dataset> ds;
   std::shared_ptr<Engine> engine;
   RecipePtr recipe;
+  // The dataset the chain of views starts at (open, open_list or concat; null when `ds` is
+  // that one): what export navigates for whole subtrees (ExportOptions::source).
+  std::shared_ptr<Dataset> root;
 
   DatasetHandle(std::shared_ptr<Dataset> d, std::shared_ptr<Engine> e, RecipePtr r)
       : ds(std::move(d)), engine(std::move(e)), recipe(std::move(r)) {}

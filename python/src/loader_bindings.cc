@@ -189,7 +189,10 @@ nb::tuple SampleTuple(DecodedSample& s) {
 }  // namespace
 
 void BindLoader(nb::module_& m) {
-  m.def("dataset_recipe", [](DatasetHandle& h) { return RecipeJson(*h.recipe).dump(); }, nb::arg("dataset"));
+  m.def("dataset_recipe", [](DatasetHandle& h) {
+    Check(CheckRebuildable(*h.recipe));
+    return RecipeJson(*h.recipe).dump();
+  }, nb::arg("dataset"));
   m.def("dataset_from_recipe", [](const std::string& text) {
     nlohmann::json j;
     try {

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "taco/log.h"
 #include "taco/version.h"
 
 NB_MODULE(_native, m) {
@@ -21,6 +22,7 @@ NB_MODULE(_native, m) {
   taco::py::BindReader(m);
   taco::py::BindWriter(m);
   taco::py::BindLoader(m);
+  taco::py::BindTools(m);
   // For the tests of the error mapping: raises the exception of Status code `code` (its
   // taco::StatusCode number) with `message`, through the same translator as every call.
   m.def("_raise_status", [](int code, const std::string& message) {

@@ -22,6 +22,7 @@
 #include "errors.h"
 #include "handles.h"
 #include "interrupt.h"
+#include "progress.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
 #include "taco/info.h"
@@ -74,8 +75,10 @@ template <typename F>
 DatasetHandle Derived(DatasetHandle& h, Recipe recipe, F&& derive) {
   std::unique_ptr<Dataset> view = WithDataset(h, [&](Dataset& ds) { return Take(derive(ds)); });
   recipe.parent = h.recipe;
-  return DatasetHandle(std::shared_ptr<Dataset>(std::move(view)), h.engine,
-                       std::make_shared<const Recipe>(std::move(recipe)));
+  DatasetHandle out(std::shared_ptr<Dataset>(std::move(view)), h.engine,
+                    std::make_shared<const Recipe>(std::move(recipe)));
+  out.root = h.root ? h.root : h.ds;
+  return out;
 }
 
 nb::object NodeObject(Node node, const std::shared_ptr<Engine>& engine, const RecipePtr& recipe,
@@ -231,7 +234,13 @@ void BindReader(nb::module_& m) {
         r.kind = Recipe::Kind::kSql;
         r.text = query;
         r.data_is_raw = data_is_raw;
-        return Derived(h, std::move(r), [&](Dataset& ds) { return ds.Sql(query, data_is_raw); });
+        DatasetHandle view = Derived(h, std::move(r), [&](Dataset& ds) { return ds.Sql(query, data_is_raw); });
+        if (view.ds->view_name().rfind("fixed_", 0) == 0) {
+          auto fixed = std::make_shared<Recipe>(*view.recipe);
+          fixed->fixed = true;
+          view.recipe = std::move(fixed);
+        }
+        return view;
       }, nb::arg("query"), nb::arg("data_is_raw") = false)
       .def("filter_bbox", [](DatasetHandle& h, double minx, double miny, double maxx, double maxy,
                              const std::string& column, int level) {
@@ -284,13 +293,32 @@ void BindReader(nb::module_& m) {
         return WithDataset(h, [&](Dataset& ds) { return Take(ComputeCategoricalStats(ds, q)); });
       }, nb::arg("bands"), nb::arg("level"), nb::arg("id").none(), nb::arg("file").none(), nb::arg("method") = "")
       .def("export", [](DatasetHandle& h, const std::string& output, const std::string& format,
-                        const std::string& subset_date) {
+                        const std::string& subset_date, nb::object progress) {
         ExportOptions options;
         options.format = FormatByName(format);
         options.subset_date = subset_date;
+        ProgressRelay relay(std::move(progress));
+        options.progress = relay.callback<uint64_t>();
         RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
-        return WithDataset(h, [&](Dataset& ds) { return Take(Export(ds, output, options)); });
-      }, nb::arg("output"), nb::arg("format"), nb::arg("subset_date"))
+        h.EnsureProcess();
+        // Whole subtrees are navigated in the dataset the views start at (as `taco export`
+        // does); without it Export reopens view.path(), which a concat does not have.
+        std::shared_ptr<Dataset> root = h.root;
+        if (!root && !h.recipe->parent) root = h.ds;
+        if (!root) {  // after fork (EnsureProcess drops the root)
+          const Recipe* r = h.recipe.get();
+          while (r->parent) r = r->parent.get();
+          if (r->kind != Recipe::Kind::kOpen) {
+            nb::gil_scoped_release release;
+            root = Take(Build(*r));  // after fork: the start of the chain, made again
+          }
+        }
+        options.source = root.get();
+        std::vector<std::string> written =
+            WithDataset(h, [&](Dataset& ds) { return Take(Export(ds, output, options)); });
+        relay.RaiseIfFailed();
+        return written;
+      }, nb::arg("output"), nb::arg("format"), nb::arg("subset_date"), nb::arg("progress").none() = nb::none())
       .def("info_json", [](DatasetHandle& h) {
         return WithDataset(h, [](Dataset& ds) { return InfoJson(ds).dump(); });
       });

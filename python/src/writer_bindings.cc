@@ -18,8 +18,10 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "progress.h"
 #include "taco/convert.h"
 #include "taco/extensions.h"
+#include "taco/legacy.h"
 #include "taco/model.h"
 #include "taco/tacocat.h"
 #include "taco/tree_builder.h"
@@ -231,17 +233,24 @@ void BindWriter(nb::module_& m) {
 
   // ---- writing -------------------------------------------------------------------------
   m.def("create", [](const Taco& taco, const std::string& output, const std::string& format,
-                     std::optional<uint64_t> split_size, std::vector<std::string> group_by, bool consolidate) {
+                     std::optional<uint64_t> split_size, std::vector<std::string> group_by, bool consolidate,
+                     nb::object progress) {
     CreateOptions o;
     o.format = FormatByName(format);
     if (split_size) o.split_size = *split_size;
     o.group_by = std::move(group_by);
     o.consolidate = consolidate;
+    ProgressRelay relay(std::move(progress));
+    o.progress = relay.callback<uint64_t>();
     RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
-    nb::gil_scoped_release release;
-    return Take(Create(taco, output, o));
+    std::vector<std::string> written = [&] {
+      nb::gil_scoped_release release;
+      return Take(Create(taco, output, o));
+    }();
+    relay.RaiseIfFailed();
+    return written;
   }, nb::arg("taco"), nb::arg("output"), nb::arg("format"), nb::arg("split_size").none(), nb::arg("group_by"),
-     nb::arg("consolidate"));
+     nb::arg("consolidate"), nb::arg("progress").none() = nb::none());
   m.def("parse_size", [](const std::string& text) { return Take(ParseSize(text)); }, nb::arg("text"));
   m.def("tacocat", [](std::vector<std::string> inputs, const std::string& output_dir, bool single_file,
                       bool align_schemas) {
@@ -264,12 +273,38 @@ void BindWriter(nb::module_& m) {
     Check(CreateTacollection(inputs, output, o));
     return std::string();
   }, nb::arg("inputs"), nb::arg("output"), nb::arg("validate_pit"), nb::arg("validate_fields"));
-  m.def("convert", [](const std::string& input, const std::string& output, const std::string& format) {
+  m.def("convert", [](const std::string& input, const std::string& output, const std::string& format,
+                      nb::object progress) {
     ConvertOptions o;
     o.format = FormatByName(format);
+    ProgressRelay relay(std::move(progress));
+    o.progress = relay.callback<uint64_t>();
     RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
+    std::vector<std::string> written = [&] {
+      nb::gil_scoped_release release;
+      return Take(Convert(input, output, o));
+    }();
+    relay.RaiseIfFailed();
+    return written;
+  }, nb::arg("input"), nb::arg("output"), nb::arg("format"), nb::arg("progress").none() = nb::none());
+  // `taco convert` with a legacy input or output (Tortilla 0.5 / TACO v1): (paths written,
+  // notes on what was invented or dropped).
+  m.def("is_legacy_path", [](const std::string& path) { return IsLegacyPath(path); }, nb::arg("path"));
+  m.def("convert_legacy", [](const std::string& input, const std::string& output, const std::string& format) {
+    LegacyConvertOptions o;
+    o.target = format == "zip"        ? ConvertTarget::kZip
+               : format == "folder"   ? ConvertTarget::kFolder
+               : format == "tortilla" ? ConvertTarget::kTortilla
+               : format == "taco-v1"  ? ConvertTarget::kTacoV1
+                                      : ConvertTarget::kAuto;
+    if (format != "auto" && format != "zip" && format != "folder" && format != "tortilla" && format != "taco-v1") {
+      throw StatusError(StatusCode::kInvalidArgument, "convert: format must be auto, zip, folder, tortilla or taco-v1");
+    }
+    RemoveTemporaryOutputsOnTerminationSignals();
+    std::vector<std::string> notes;
     nb::gil_scoped_release release;
-    return Take(Convert(input, output, o));
+    std::vector<std::string> written = Take(ConvertLegacy(input, output, o, &notes));
+    return std::make_pair(std::move(written), std::move(notes));
   }, nb::arg("input"), nb::arg("output"), nb::arg("format"));
   m.def("load_collection_file", [](const std::string& path) { return Take(LoadCollectionFile(path)).dump(); },
         nb::arg("path"));
@@ -277,8 +312,10 @@ void BindWriter(nb::module_& m) {
                                   const std::string& collection_name, const std::string& order_file,
                                   std::vector<std::string> metadata, std::vector<std::string> extensions,
                                   std::vector<double> classes, std::optional<size_t> pad_to, bool strict_schema,
-                                  std::optional<std::string> time_column) {
+                                  std::optional<std::string> time_column,
+                                  std::optional<std::vector<std::string>> exclude, nb::object progress) {
     DirectoryOptions o;
+    if (exclude) o.exclude.insert(o.exclude.end(), exclude->begin(), exclude->end());
     o.collection = ParseJson(collection_json, "collection");
     o.collection_name = collection_name;
     o.order_file = order_file;
@@ -288,11 +325,18 @@ void BindWriter(nb::module_& m) {
     o.pad_to = pad_to;
     o.strict_schema = strict_schema;
     if (time_column) o.time_column = *time_column;
-    nb::gil_scoped_release release;
-    return Take(TacoFromDirectory(src, o));
+    ProgressRelay relay(std::move(progress));
+    o.progress = relay.callback<size_t>();
+    Taco taco = [&] {
+      nb::gil_scoped_release release;
+      return Take(TacoFromDirectory(src, o));
+    }();
+    relay.RaiseIfFailed();
+    return taco;
   }, nb::arg("src"), nb::arg("collection_json"), nb::arg("collection_name"), nb::arg("order_file"),
      nb::arg("metadata"), nb::arg("extensions"), nb::arg("class_values"), nb::arg("pad_to").none(),
-     nb::arg("strict_schema"), nb::arg("time_column").none());
+     nb::arg("strict_schema"), nb::arg("time_column").none(), nb::arg("exclude").none() = nb::none(),
+     nb::arg("progress").none() = nb::none());
 }
 
 }  // namespace taco::py

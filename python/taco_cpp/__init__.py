@@ -19,7 +19,18 @@ tacoreader users: ``import taco_cpp.compat.tacoreader as tacoreader`` (or
 ``taco_cpp.compat.install()`` once, then ``import tacoreader``).
 """
 
-from . import _native
+import os as _os
+
+# An installed wheel carries PROJ's proj.db and GDAL's data files for the libproj and libgdal it
+# bundles (python/wheel_from_build.cmake); point them there unless the user chose otherwise. A
+# build tree (`make`) has no _data/ and uses the system's.
+_DATA = _os.path.join(_os.path.dirname(__file__), "_data")
+if _os.path.isdir(_DATA):
+    _os.environ.setdefault("PROJ_DATA", _os.path.join(_DATA, "proj"))
+    _os.environ.setdefault("PROJ_LIB", _os.environ["PROJ_DATA"])
+    _os.environ.setdefault("GDAL_DATA", _os.path.join(_DATA, "gdal"))
+
+from . import _native  # noqa: E402 - after the data paths, which the core reads when it loads
 from .errors import (
     AlreadyExistsError,
     CorruptionError,
@@ -31,6 +42,7 @@ from .errors import (
     TacoIOError,
 )
 from ._pit import PitSchema
+from ._tools import demo_tree, flush_log, get_log_level, publish, set_log_level
 from .reader import (
     TacoDataset,
     TacoFrame,
@@ -76,7 +88,8 @@ __all__ = [
     "AlreadyExistsError", "CorruptionError", "Field", "GeotiffStats", "InternalError", "InvalidArgumentError",
     "Istac", "MajorTom", "NotFoundError", "NotSupportedError", "PitSchema", "Sample", "SampleExtension", "Scaling",
     "SpatialGrouping", "Split", "Stac", "Taco", "TacoDataset", "TacoError", "TacoFrame", "TacoIOError", "Tortilla",
-    "TortillaExtension", "ValidationReport", "cache_clear", "cache_info", "concat", "convert", "create", "export",
-    "from_directory", "gdal_path", "info", "labels", "load", "optical_data", "publications", "split_strategy",
-    "tacocat", "tacollection", "validate", "__version__",
+    "TortillaExtension", "ValidationReport", "cache_clear", "cache_info", "concat", "convert", "create",
+    "demo_tree", "export", "flush_log", "from_directory", "gdal_path", "get_log_level", "info", "labels", "load",
+    "optical_data", "publications", "publish", "set_log_level", "split_strategy", "tacocat", "tacollection",
+    "validate", "__version__",
 ]

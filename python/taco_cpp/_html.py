@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import html
 
+from ._display import extent_text
+
 
 def _e(value) -> str:
     return html.escape("" if value is None else str(value))
@@ -21,6 +23,7 @@ def dataset_html(ds) -> str:
     c = ds.collection
     pit = ds.pit_schema
     extent = c.get("extent") or {}
+    origin, steps = ds.view_steps()
     rows = [
         ("format", ds.format),
         ("version", c.get("dataset_version")),
@@ -29,8 +32,9 @@ def dataset_html(ds) -> str:
         ("tasks", _list(c.get("tasks"))),
         ("licenses", _list(c.get("licenses"))),
         ("providers", _list(c.get("providers"))),
-        ("spatial extent", extent.get("spatial") if isinstance(extent, dict) else None),
-        ("temporal extent", extent.get("temporal") if isinstance(extent, dict) else None),
+        ("extent", extent_text(extent) or None),
+        ("from", origin),
+        ("view", " → ".join("." + s for s in steps) if steps else None),
         ("rows in this view", f"{pit.root.get('n')} {pit.root.get('type')}"),
     ]
     head = "".join(

@@ -16,9 +16,11 @@ class PitSchema:
         return max((int(k) for k in self.hierarchy), default=0)
 
     def to_dict(self) -> dict:
+        """The schema as the JSON object of COLLECTION.json (a copy)."""
         return {"root": dict(self.root), "hierarchy": copy.deepcopy(self.hierarchy)}
 
     def with_n(self, n: int) -> "PitSchema":
+        """A copy whose root has ``n`` rows."""
         d = self.to_dict()
         d["root"]["n"] = n
         return PitSchema(d)

@@ -54,9 +54,14 @@ def _bands(value, key: str):
         return None
     if isinstance(value, bool):
         raise TypeError(f"bands of {key!r}: a list of 0-based band indexes, not a bool")
-    if isinstance(value, int) or hasattr(value, "__index__") and not isinstance(value, (list, tuple)):
+    if getattr(value, "ndim", None) == 0 or isinstance(value, int) or (
+            hasattr(value, "__index__") and not isinstance(value, (list, tuple)) and not hasattr(value, "__len__")):
         return [int(value)]
-    bands = [int(b) for b in value]
+    try:
+        bands = [int(b) for b in value]  # a list, tuple, numpy array or tensor of ints
+    except TypeError:
+        raise TypeError(f"bands of {key!r}: 0-based band indexes (int or a sequence of ints), "
+                        f"got {type(value).__name__}") from None
     if not bands:
         raise InvalidArgumentError(f"bands of {key!r}: give at least one band (or None for all)")
     for b in bands:
@@ -82,14 +87,47 @@ def _window(value, key: str):
     return tuple(items)
 
 
+#: Pixel types the C++ decoder converts to; float16 is decoded as float32 and converted after.
+_CORE_TYPES = {"uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64", "float32", "float64"}
+
+
 def _dtype(value, default: str) -> str:
+    """A numpy type name from a name ("float32", "float"), a numpy type or a torch dtype."""
     if value is None:
         return default
-    if not isinstance(value, str):
-        import numpy as np
+    if isinstance(value, str) and value in ("native", "torch"):
+        return value
+    import numpy as np
 
-        value = np.dtype(value).name
-    return value
+    if type(value).__module__ == "torch" and type(value).__name__ == "dtype":  # torch.float32 → "float32"
+        value = str(value).replace("torch.", "")
+    try:
+        name = np.dtype(value).name
+    except TypeError:
+        if isinstance(value, str):
+            return value  # the core names the unknown pixel type
+        raise TypeError(f"dtype: a numpy type name (e.g. 'float32'), a numpy type or a torch dtype, got {value!r}") from None
+    if name not in _CORE_TYPES and name != "float16":
+        raise InvalidArgumentError(f"dtype {name!r} is not a pixel type (one of: {', '.join(sorted(_CORE_TYPES))}, "
+                                   f"float16)")
+    return name
+
+
+def _narrowing(source, target) -> bool:
+    """Whether converting pixels of numpy type `source` to `target` clamps values: an integer
+    target whose range does not hold the source's, or floats to integers. Float targets
+    round (float16: 11 significant bits, inf above 65504) and are not refused."""
+    import numpy as np
+
+    source, target = np.dtype(source), np.dtype(target)
+    if source == target:
+        return False
+    if target.kind in "iu":
+        if source.kind not in "iu":
+            return True
+        s, t = np.iinfo(source), np.iinfo(target)
+        return s.min < t.min or s.max > t.max
+    return False
 
 
 class SampleSource:
@@ -105,7 +143,8 @@ class SampleSource:
     here, in the calling process.
     """
 
-    def __init__(self, dataset, files=None, bands=None, window=None, dtype=None, *, torch_types: bool = False):
+    def __init__(self, dataset, files=None, bands=None, window=None, dtype=None, *, torch_types: bool = False,
+                 allow_narrowing: bool = False):
         self.view = _as_view(dataset)
         self._table = None
         self._columns = None
@@ -122,11 +161,20 @@ class SampleSource:
         if METADATA_KEY in self.keys:
             raise InvalidArgumentError(f"a file named {METADATA_KEY!r} collides with the metadata key of each sample")
         default_type = "torch" if torch_types else "native"
-        self._selections = [
-            (_bands(b, k), _window(w, k), _dtype(t, default_type))
-            for k, b, w, t in zip(self.keys, _per_file(bands, self.keys, "bands"), _per_file(window, self.keys, "window"),
-                                  _per_file(dtype, self.keys, "dtype"))
-        ]
+        wanted = [(_bands(b, k), _window(w, k), _dtype(t, default_type))
+                  for k, b, w, t in zip(self.keys, _per_file(bands, self.keys, "bands"),
+                                        _per_file(window, self.keys, "window"), _per_file(dtype, self.keys, "dtype"))]
+        if torch_types:
+            import torch
+
+            for k, (_, _, t) in zip(self.keys, wanted):
+                if t in ("uint16", "uint32", "uint64") and not hasattr(torch, t):
+                    raise InvalidArgumentError(
+                        f"dtype of {k!r}: this PyTorch has no {t} tensors; use a signed type that holds the values "
+                        f"(int32 for uint16, int64 for uint32), the default (which widens them), or as_tensor=False")
+        # float16: decoded as float32 by the core, converted after (_after).
+        self._after = [t if t == "float16" else None for (_, _, t) in wanted]
+        self._selections = [(b, w, "float32" if t == "float16" else t) for (b, w, t) in wanted]
         plan = self.plan()
         if plan.num_rows != self._metadata_table().num_rows:
             raise InvalidArgumentError(
@@ -134,8 +182,24 @@ class SampleSource:
                 f"{self._metadata_table().num_rows} rows of metadata)")
         if plan.num_rows > 0:
             self.decode(0)  # bad bands, windows, types and unreadable files fail here
+            if not allow_narrowing:
+                self._check_narrowing()
 
     # ---- set-up ------------------------------------------------------------------------
+    def _check_narrowing(self) -> None:
+        """Refuses a dtype that cannot hold the first sample's pixel type (GDAL would clamp)."""
+        targets = [a or t for a, (_, _, t) in zip(self._after, self._selections)]
+        if all(t in ("native", "torch") for t in targets):
+            return
+        probe = [(None if b is None else b[:1], (0, 0, 1, 1), "native") for (b, _, _) in self._selections]
+        _, arrays = _native.make_decoder(self.plan(), probe, True).decode(0)
+        for key, target, array in zip(self.keys, targets, arrays):
+            if target not in ("native", "torch") and _narrowing(array.dtype, target):
+                raise InvalidArgumentError(
+                    f"dtype of {key!r}: {target} cannot hold the file's {array.dtype.name} pixels (the first sample's); "
+                    f"the conversion would clamp or round values silently; pass allow_narrowing=True to convert "
+                    f"anyway, or choose a wider type")
+
     def _default_files(self) -> list[str]:
         table = self._metadata_table()
         if table.num_rows == 0 or "type" not in table.column_names:
@@ -178,13 +242,15 @@ class SampleSource:
 
     # ---- pickling ----------------------------------------------------------------------
     def __getstate__(self):
-        return {"view": self.view, "files": self.files, "keys": self.keys, "selections": self._selections}
+        return {"view": self.view, "files": self.files, "keys": self.keys, "selections": self._selections,
+                "after": self._after}
 
     def __setstate__(self, state):
         self.view = state["view"]
         self.files = state["files"]
         self.keys = state["keys"]
         self._selections = state["selections"]
+        self._after = state.get("after") or [None] * len(self.keys)
         self._table = None
         self._columns = None
         self._plan = None
@@ -211,7 +277,11 @@ class SampleSource:
         return {name: column[i].as_py() for name, column in self._columns}
 
     def arrays(self, arrays: Sequence) -> dict:
-        return dict(zip(self.keys, arrays))
+        out = dict(zip(self.keys, arrays))
+        for key, after in zip(self.keys, self._after):
+            if after is not None:
+                out[key] = out[key].astype(after)
+        return out
 
     def decode(self, i: int) -> dict:
         """The decoded files of row ``i``: key → numpy array (bands, rows, cols)."""

@@ -9,15 +9,52 @@ the child on first use).
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from typing import Any, Iterator, Sequence
+from urllib.parse import unquote, urlparse
 
-from . import _native
+from . import _flat, _native
 from ._arrow import table_from_capsule
 from ._convert import datetime_range, path_text, sample_key
+from ._display import extent_text, frame_html, view_steps
 from ._pit import PitSchema
+from ._progress import Progress, ProgressArg
 
 _STATS = ("mean", "std", "min", "max", "p25", "p50", "p75", "p95")
+
+# The core's name of a lazy view in an error ("SQL \"SELECT * FROM view_00000008\"").
+_INTERNAL_VIEW = re.compile(r'SQL "[^"]*\b(?:view|fixed|query|files)_\d{8}[^"]*"')
+
+
+def _user_errors(method):
+    """Errors of a lazy view name the calls that made it (``sql("…").filter_bbox(…)``), not
+    the engine's internal view."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as e:
+            from .errors import TacoError
+
+            origin = getattr(self, "_origin", None)
+            if not (isinstance(e, TacoError) and origin and _INTERNAL_VIEW.search(str(e))):
+                raise
+            raise type(e)(_INTERNAL_VIEW.sub(lambda _m: "the view " + origin, str(e))) from None
+
+    return wrapper
+
+
+def _local_path(path):
+    """A file:// URL as the local path it names (other values unchanged)."""
+    if isinstance(path, str) and path[:7].lower() == "file://":
+        url = urlparse(path)
+        if url.netloc not in ("", "localhost"):
+            raise ValueError(f"{path}: a file:// URL of another host ({url.netloc}) is not a local path")
+        return unquote(url.path)
+    return path
 
 
 def _np():
@@ -69,9 +106,11 @@ class TacoFrame:
 
     @property
     def columns(self) -> list[str]:
+        """The column names of ``data``."""
         return self.data.column_names
 
     def to_pandas(self):
+        """``data`` as a pandas DataFrame."""
         return self.data.to_pandas()
 
     def read(self, key: int | str):
@@ -94,6 +133,9 @@ class TacoFrame:
     def __repr__(self) -> str:
         return f"<TacoFrame level {self.level}: {len(self)} rows>\n{self.data}"
 
+    def _repr_html_(self) -> str:
+        return frame_html(self.level, self.data)
+
 
 def _node_result(node: dict):
     if node["children"] is not None:
@@ -113,9 +155,14 @@ class TacoDataset:
     #: opened because their extents miss them; None when no routing happened.
     parts_skipped = None
 
-    def __init__(self, native):
+    def __init__(self, native, origin: str | None = None):
         self._ds = native
         self._collection = None
+        self._origin = origin  # the calls that made this view, for error messages
+        self._level_cols: dict[int, list[str]] = {}
+
+    def _derived(self, native, call: str) -> "TacoDataset":
+        return TacoDataset(native, (self._origin or "ds") + "." + call)
 
     def __reduce__(self):
         # Pickled as how it was made (open arguments, then the chain of views): the copy
@@ -137,6 +184,7 @@ class TacoDataset:
 
     @property
     def id(self) -> str:
+        """The collection's ``id``."""
         return self._field("id")
 
     @property
@@ -146,30 +194,37 @@ class TacoDataset:
 
     @property
     def description(self) -> str:
+        """The collection's ``description``."""
         return self._field("description")
 
     @property
     def title(self):
+        """The collection's ``title`` (None when absent)."""
         return self._field("title")
 
     @property
     def tasks(self) -> list:
+        """The collection's ``tasks`` ([] when absent)."""
         return self._field("tasks", [])
 
     @property
     def licenses(self) -> list:
+        """The collection's ``licenses`` ([] when absent)."""
         return self._field("licenses", [])
 
     @property
     def providers(self) -> list:
+        """The collection's ``providers`` ([] when absent)."""
         return self._field("providers", [])
 
     @property
     def keywords(self):
+        """The collection's ``keywords`` (None when absent)."""
         return self._field("keywords")
 
     @property
     def curators(self):
+        """The collection's ``curators`` (None when absent)."""
         return self._field("curators")
 
     @property
@@ -179,10 +234,12 @@ class TacoDataset:
 
     @property
     def field_schema(self) -> dict:
+        """``taco:field_schema``: per level, the extension columns with their types."""
         return self._field("taco:field_schema") or {}
 
     @property
     def pit_schema(self) -> PitSchema:
+        """``taco:pit_schema`` (position-isomorphic tree) as a :class:`PitSchema`."""
         return PitSchema(self._field("taco:pit_schema"))
 
     @property
@@ -192,6 +249,7 @@ class TacoDataset:
 
     @property
     def path(self) -> str:
+        """The path or URL the dataset was opened from."""
         return self._ds.path
 
     @property
@@ -218,51 +276,101 @@ class TacoDataset:
         """A new view from SQL over ``data`` (this view), ``data_raw`` and ``level0..N``.
         One read statement over the dataset only (files outside it need
         ``load(..., allow_external_sql=True)``)."""
-        return TacoDataset(self._ds.sql(query))
+        if not isinstance(query, str):
+            raise TypeError(f"sql() takes the query as a str, got {type(query).__name__}")
+        return self._derived(self._ds.sql(query), f"sql({query!r})")
 
     def filter_bbox(self, minx: float, miny: float, maxx: float, maxy: float,
                     geometry_col: str = "auto", level: int = 0) -> "TacoDataset":
         """Rows whose geometry meets the closed box; ``level > 0`` keeps the level-0 samples
         with a matching descendant (and only the matching children when navigating)."""
-        return TacoDataset(self._ds.filter_bbox(float(minx), float(miny), float(maxx), float(maxy),
-                                                geometry_col, int(level)))
+        return self._derived(self._ds.filter_bbox(float(minx), float(miny), float(maxx), float(maxy),
+                                                  geometry_col, int(level)),
+                             f"filter_bbox({minx}, {miny}, {maxx}, {maxy})")
 
     def filter_datetime(self, datetime_range_, time_col: str = "auto", level: int = 0) -> "TacoDataset":
         """Rows whose time falls in the range: "A/B" or "A" (ISO-8601, naive = UTC), a date,
         a datetime (that instant; aware ones converted to UTC), or a (start, end) tuple; a date
         or a partial date ("2023", "2023-06") is the whole UTC day/month/year; open ends as ".."
         (STAC); inclusive."""
-        return TacoDataset(self._ds.filter_datetime(datetime_range(datetime_range_), time_col, int(level)))
+        text = datetime_range(datetime_range_)
+        return self._derived(self._ds.filter_datetime(text, time_col, int(level)), f"filter_datetime({text!r})")
 
     # ---- rows ---------------------------------------------------------------------------
     @property
+    @_user_errors
     def data(self):
         """The view's level-0 rows without ``internal:*`` columns except ``internal:gdal_vsi``,
         as a pyarrow.Table (Arrow C stream from the core, no row-by-row conversion)."""
         return table_from_capsule(self._ds.export_arrow(False))
 
     @property
+    @_user_errors
     def data_raw(self):
         """The view's level-0 rows with every column (pyarrow.Table)."""
         return table_from_capsule(self._ds.export_arrow(True))
 
     def to_arrow(self):
+        """``data`` (a pyarrow.Table)."""
         return self.data
 
     def to_pandas(self):
+        """``data`` as a pandas DataFrame."""
         return self.data.to_pandas()
 
+    @_user_errors
     def query(self, sql: str):
-        """SQL run as is over the objects of the opened dataset (``levelN``, ``data``, ...);
+        """SQL run over the objects of the opened dataset (``levelN``, ``data``, ...) and its
+        flat views ``l0 … lN`` (one row per level-K sample, columns ``"lK:<col>"`` then its
+        ancestors' ``"l{K-1}:<col>"`` … ``"l0:<col>"``; TACOCAT parts joined by source file);
         the result as a pyarrow.Table (not a view). Read statements only (SELECT, WITH,
         DESCRIBE, SHOW, SUMMARIZE, EXPLAIN), over the dataset only unless it was loaded with
         ``allow_external_sql=True``; COPY, ATTACH, INSTALL, CREATE, SET, ... raise."""
-        return table_from_capsule(self._ds.query_arrow(sql))
+        return table_from_capsule(self._ds.query_arrow(self._with_flat_views(sql)))
+
+    def _level_columns(self, level: int) -> list[str]:
+        """Columns of the engine's ``level{level}`` view (cached)."""
+        if level not in self._level_cols:
+            self._level_cols[level] = table_from_capsule(
+                self._ds.query_arrow(f"SELECT * FROM level{int(level)} LIMIT 0")).column_names
+        return self._level_cols[level]
+
+    def _with_flat_views(self, sql: str) -> str:
+        return _flat.with_flat_views(sql, self._level_columns, self.num_levels - 1)
+
+    def flatten(self, level: int | None = None, sort_by: str | None = None, descending: bool = False,
+                limit: int | None = None):
+        """Every FILE sample of ``level`` (default: the deepest) under this view's level-0
+        rows, with the columns of its ancestors (``"lK:<col>"``, deepest level first, no
+        ``internal:*``) and its GDAL path last as ``gdal_vsi`` (pyarrow.Table); ``sort_by`` a
+        flat column name, ``limit`` a row count."""
+        top = self.num_levels - 1
+        level = top if level is None else int(level)
+        if level < 0 or level > top:
+            raise ValueError(f"level {level} does not exist: levels 0 to {top}")
+        return table_from_capsule(self._ds.query_arrow(
+            _flat.flatten_sql(self._level_columns, level, None, sort_by, descending, limit, self._view_rows_condition())))
+
+    def _view_rows_condition(self) -> str | None:
+        """SQL condition on ``_l0`` keeping this view's level-0 rows (None: all of level 0).
+        The rows are matched by their GDAL path, unique per level-0 sample in every format."""
+        rows = self.data
+        total = table_from_capsule(self._ds.query_arrow("SELECT count(*) AS n FROM level0")).column(0)[0].as_py()
+        if rows.num_rows == total or "internal:gdal_vsi" not in rows.column_names:
+            return None
+        paths = rows.column("internal:gdal_vsi").to_pylist()
+        if not paths:
+            return "false"
+        listed = ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths)
+        return f'_l0."internal:gdal_vsi" IN ({listed})'
 
     @property
+    @_user_errors
     def columns(self) -> list[str]:
+        """The column names of ``data``."""
         return self._ds.columns()
 
+    @_user_errors
     def __len__(self) -> int:
         return self._ds.row_count()
 
@@ -271,6 +379,7 @@ class TacoDataset:
             yield from batch.to_pylist()
 
     # ---- navigation ---------------------------------------------------------------------
+    @_user_errors
     def read(self, *keys: int | str):
         """Follow ``keys`` (positions or ids) level by level from the view's level-0 rows:
         a FILE gives its GDAL path (str), a FOLDER a :class:`TacoFrame` of its children."""
@@ -278,6 +387,7 @@ class TacoDataset:
             raise TypeError("read() needs at least one key")
         return _node_result(self._ds.read([sample_key(k) for k in keys]))
 
+    @_user_errors
     def read_bytes(self, *keys: int | str) -> bytes:
         """The bytes of the FILE sample that ``keys`` reach."""
         if not keys:
@@ -285,6 +395,7 @@ class TacoDataset:
         return self._ds.read_bytes([sample_key(k) for k in keys])
 
     # ---- statistics (geotiff:stats of the current view) ----------------------------------
+    @_user_errors
     def _stats(self, measure, band, level, id, file, method):
         bands, scalar = _bands(band)
         np = _np()
@@ -309,34 +420,42 @@ class TacoDataset:
 
     def stats_std(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """Population standard deviation per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("std", band, level, id, file, method)
 
     def stats_min(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """Minimum per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("min", band, level, id, file, method)
 
     def stats_max(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """Maximum per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("max", band, level, id, file, method)
 
     def stats_p25(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """25th percentile per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("p25", band, level, id, file, method)
 
     def stats_p50(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """Median (50th percentile) per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("p50", band, level, id, file, method)
 
     stats_median = stats_p50
 
     def stats_p75(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """75th percentile per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("p75", band, level, id, file, method)
 
     def stats_p95(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                  method: str | None = None):
+        """95th percentile per band over the current view (arguments as :meth:`stats_mean`)."""
         return self._stats("p95", band, level, id, file, method)
 
+    @_user_errors
     def stats_categorical(self, band, level: int = 0, id: str | None = None, file: str | None = None,
                           method: str | None = None):
         """Class probabilities: one array per band (a 2-D array for a band list), weighted
@@ -349,20 +468,34 @@ class TacoDataset:
         return np.asarray(values, dtype=np.float32)
 
     # ---- writing ------------------------------------------------------------------------
-    def export(self, output, format: str | None = None, subset_date: str = "") -> list[str]:
-        """Write this view's samples (whole subtrees) as a new dataset (``taco export``)."""
-        return self._ds.export(path_text(output), format or "auto", subset_date)
+    @_user_errors
+    def export(self, output, format: str | None = None, subset_date: str = "", *,
+               progress: ProgressArg = None) -> list[str]:
+        """Write this view's samples (whole subtrees) as a new dataset (``taco export``).
+        ``progress`` as in :func:`taco_cpp.create`."""
+        with Progress(progress, "export") as callback:
+            return self._ds.export(path_text(output), format or "auto", subset_date, callback)
 
     # ---- display ------------------------------------------------------------------------
+    def view_steps(self) -> tuple[str, list[str]]:
+        """How this view was made: where the dataset came from (``load('s2.tacozip')``) and
+        the filters and SQL applied to it, in order (``["sql('SELECT ...')",
+        "filter_bbox(-5, 35, 5, 45)"]``); no steps for an opened dataset."""
+        return view_steps(_native.dataset_recipe(self._ds))
+
     def __repr__(self) -> str:
         pit = self.pit_schema
-        lines = [f"<TacoDataset '{self.id}' ({self.format})>"]
+        origin, steps = self.view_steps()
+        lines = [f"<TacoDataset '{self.id}' ({self.format}{', view' if steps else ''})>"]
         if self.title:
             lines.append(f"  title:   {self.title}")
         lines.append(f"  version: {self.version}")
-        spatial = self.extent.get("spatial") if isinstance(self.extent, dict) else None
-        if spatial:
-            lines.append(f"  extent:  {spatial}")
+        extent = extent_text(self.extent)
+        if extent:
+            lines.append(f"  extent:  {extent}")
+        lines.append(f"  from:    {origin}")
+        for step in steps:
+            lines.append(f"  then:    .{step}")
         lines.append(f"  level 0: {pit.root.get('n')} {pit.root.get('type')} rows, {self.num_levels} level(s)")
         return "\n".join(lines)
 
@@ -393,6 +526,7 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
     local files besides the dataset (``read_csv('my.csv')`` to join); by default SQL reads
     only the dataset (docs/reliability.md "Untrusted datasets" for both)."""
     flags = (bool(allow_external_rasters), bool(allow_external_sql))
+    path = [_local_path(p) for p in path] if isinstance(path, (list, tuple)) else _local_path(path)
     base = path_text(base_path) if base_path is not None else ""
     if bbox is not None and len(bbox) != 4:
         raise ValueError(f"bbox is (minx, miny, maxx, maxy), got {len(bbox)} values")
@@ -411,7 +545,7 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
         native = _native.open(path_text(path), base, bool(cache), *flags)
     ds = TacoDataset(native)
     if bbox is not None:
-        ds = ds.filter_bbox(*bbox)
+        ds = ds.filter_bbox(bbox[0], bbox[1], bbox[2], bbox[3])
     if datetime is not None:
         ds = ds.filter_datetime(datetime)
     ds.parts_skipped = skipped
@@ -441,10 +575,12 @@ class ValidationReport:
 
     @property
     def ok(self) -> bool:
+        """True when no rule is violated."""
         return not self.violations and not self.omitted
 
     @property
     def total(self) -> int:
+        """Violations found, listed and omitted."""
         return len(self.violations) + sum(self.omitted.values())
 
     def __bool__(self) -> bool:

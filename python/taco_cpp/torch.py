@@ -36,15 +36,49 @@ import torch.utils.data as _data
 from ._samples import METADATA_KEY, SampleSource
 from .errors import InvalidArgumentError
 
-__all__ = ["TacoDataset", "TacoIterableDataset", "TacoDataLoader", "collate_samples", "epoch_order"]
+__all__ = ["SampleMetadata", "TacoDataset", "TacoIterableDataset", "TacoDataLoader", "collate_samples", "epoch_order"]
 
 _STATE_VERSION = 1
+_MAX_WORKERS = 256  # DataLoader workers whose taking of a resume point is tracked
+_TAKEN = 5  # index of the first per-worker slot in TacoIterableDataset._shared
+
+
+class SampleMetadata(dict):
+    """A sample's ``"metadata"``: its row as a plain dict of Python values (None, datetimes,
+    strings, numbers, ...). PyTorch's ``default_collate`` batches it as
+    :func:`collate_samples` does (column → tensor for numbers of one kind, else a list), so a
+    plain ``DataLoader(TacoDataset(...), batch_size=8)`` works: this type is registered in
+    ``torch.utils.data._utils.collate.default_collate_fn_map`` when this module is imported."""
+
+
+def _collate_metadata(batch, *, collate_fn_map=None) -> dict:
+    columns: list = []
+    for row in batch:
+        for c in row:
+            if c not in columns:
+                columns.append(c)
+    return {c: _collate_values([row.get(c) for row in batch]) for c in columns}
+
+
+try:  # torch >= 1.13: default_collate looks types up in this table (its documented extension point)
+    from torch.utils.data._utils.collate import default_collate_fn_map as _collate_map
+
+    _collate_map[SampleMetadata] = _collate_metadata
+except ImportError:  # older torch: use collate_samples (TacoDataLoader's default)
+    pass
 
 
 def _tensors(sample: dict) -> dict:
     for key, value in sample.items():
         if isinstance(value, np.ndarray):
             sample[key] = torch.from_numpy(value)
+    return sample
+
+
+def _with_metadata_type(sample: dict) -> dict:
+    meta = sample.get(METADATA_KEY)
+    if type(meta) is dict:
+        sample[METADATA_KEY] = SampleMetadata(meta)
     return sample
 
 
@@ -56,8 +90,12 @@ class TacoDataset(_data.Dataset):
     "mask.tif"]``, paths below the sample for deeper levels); None = the row itself in a flat
     dataset, else the FILE children of the first sample. ``bands``: 0-based band indexes,
     ``window``: ``(col_off, row_off, width, height)`` or a rasterio Window — only those are
-    decoded; ``dtype``: convert the pixels while decoding (e.g. "float32"); each of these may
-    also be a dict file name → value. ``transform``: called on each sample dict.
+    decoded; ``dtype``: convert the pixels while decoding (a name such as "float32" or
+    "float16", a numpy type or a torch dtype); each of these may also be a dict file name →
+    value. A ``dtype`` that cannot hold the first sample's pixels (uint8 for uint16 data,
+    an integer type for floats) is refused unless ``allow_narrowing=True`` (then values are
+    clamped/rounded); unsigned types PyTorch lacks (uint16, uint32) are refused with
+    ``as_tensor=True``. ``transform``: called on each sample dict.
 
     Bad arguments (an unknown file name, a FOLDER where a FILE is needed, a band or window
     outside the first sample's raster) raise :class:`taco_cpp.TacoError` here, in the main
@@ -66,8 +104,10 @@ class TacoDataset(_data.Dataset):
     """
 
     def __init__(self, dataset_or_path, files: Sequence[str] | str | None = None, bands=None, window=None,
-                 transform: Callable[[dict], Any] | None = None, as_tensor: bool = True, dtype=None):
-        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor)
+                 transform: Callable[[dict], Any] | None = None, as_tensor: bool = True, dtype=None, *,
+                 allow_narrowing: bool = False):
+        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor,
+                                   allow_narrowing=allow_narrowing)
         self.transform = transform
         self.as_tensor = bool(as_tensor)
 
@@ -80,7 +120,7 @@ class TacoDataset(_data.Dataset):
         return len(self.source)
 
     def __getitem__(self, index: int) -> Any:
-        sample = self.source.sample(index)
+        sample = _with_metadata_type(self.source.sample(index))
         if self.as_tensor:
             _tensors(sample)
         return self.transform(sample) if self.transform is not None else sample
@@ -92,7 +132,7 @@ class TacoDataset(_data.Dataset):
         threads = max(1, min(len(rows), os.cpu_count() or 1))
         out = []
         for row, arrays in self.source.read_ahead(rows, threads):
-            arrays[METADATA_KEY] = self.source.metadata(row)
+            arrays[METADATA_KEY] = SampleMetadata(self.source.metadata(row))
             if self.as_tensor:
                 _tensors(arrays)
             out.append(self.transform(arrays) if self.transform is not None else arrays)
@@ -138,12 +178,15 @@ class TacoIterableDataset(_data.IterableDataset):
       one; ``drop_last=True`` drops the last ``n % W`` positions of the order, ``pad=True``
       repeats its first ones, so that every rank gets the same count (what DDP needs to keep
       ranks in step).
-    * DataLoader workers share a rank's list in chunks of ``batch_size`` (give the
-      DataLoader's): worker w takes chunks w, w+K, ... — exactly the order in which the
-      DataLoader collects them, so the batches come out in the rank's order whatever the
-      worker count.
+    * DataLoader workers share a rank's list in chunks of ``batch_size``: worker w takes
+      chunks w, w+K, ... — exactly the order in which the DataLoader collects them, so the
+      batches come out in the rank's order whatever the worker count. :class:`TacoDataLoader`
+      sets ``batch_size`` to its own (and refuses a different one given here); under a plain
+      DataLoader with 2 or more workers ``batch_size`` must be given (the DataLoader's), else
+      iterating raises.
     * ``state_dict(samples_seen)`` / ``load_state_dict(state)``: resume mid-epoch at the next
-      sample. Without workers the dataset counts what it yielded; with workers pass the number
+      sample; only the next pass over the data starts there, the passes after it are whole
+      (with or without ``set_epoch``). Without workers the dataset counts what it yielded; with workers pass the number
       of samples your loop consumed, or use :class:`TacoDataLoader`, which counts them.
       ``set_epoch``/``load_state_dict`` reach persistent workers too (shared memory).
     * ``read_ahead_threads`` (default: all cores without workers, 1 per worker) decode the
@@ -154,9 +197,11 @@ class TacoIterableDataset(_data.IterableDataset):
     def __init__(self, dataset_or_path, files: Sequence[str] | str | None = None, bands=None, window=None,
                  transform: Callable[[dict], Any] | None = None, as_tensor: bool = True, dtype=None, *,
                  shuffle: bool = True, seed: int = 0, rank: int | None = None, world_size: int | None = None,
-                 drop_last: bool = False, pad: bool = False, batch_size: int = 1,
-                 read_ahead_threads: int | None = None, memory_budget: int = 256 << 20, max_ahead: int = 64):
-        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor)
+                 drop_last: bool = False, pad: bool = False, batch_size: int | None = None,
+                 read_ahead_threads: int | None = None, memory_budget: int = 256 << 20, max_ahead: int = 64,
+                 allow_narrowing: bool = False):
+        self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor,
+                                   allow_narrowing=allow_narrowing)
         self.transform = transform
         self.as_tensor = bool(as_tensor)
         self.shuffle = bool(shuffle)
@@ -167,9 +212,12 @@ class TacoIterableDataset(_data.IterableDataset):
             raise InvalidArgumentError("drop_last and pad cannot both be set (drop the tail or repeat samples)")
         self.drop_last = bool(drop_last)
         self.pad = bool(pad)
-        if int(batch_size) < 1:
+        if batch_size is not None and int(batch_size) < 1:
             raise InvalidArgumentError(f"batch_size must be >= 1, got {batch_size}")
-        self.batch_size = int(batch_size)
+        #: True when batch_size was given (TacoDataLoader then checks it against its own).
+        self.batch_size_given = batch_size is not None
+        self.batch_size = 1 if batch_size is None else int(batch_size)
+        self._batch_size_from_loader = False  # set by TacoDataLoader
         if read_ahead_threads is not None and int(read_ahead_threads) < 0:
             raise InvalidArgumentError(f"read_ahead_threads must be >= 0, got {read_ahead_threads}")
         self.read_ahead_threads = None if read_ahead_threads is None else int(read_ahead_threads)
@@ -179,8 +227,10 @@ class TacoIterableDataset(_data.IterableDataset):
         if (rank is None) != (world_size is None):
             raise InvalidArgumentError("give both rank and world_size, or neither")
         # Shared with the workers (fork and spawn): epoch, resume epoch, resume offset, rank,
-        # world size. Written only by the main process.
-        self._shared = multiprocessing.RawArray("q", [0, -1, 0, 0, 1])
+        # world size, then one slot per DataLoader worker (up to _MAX_WORKERS) that the
+        # worker sets when its pass took the resume point (the only slots workers write).
+        self._shared = multiprocessing.RawArray("q", [0, -1, 0, 0, 1] + [0] * _MAX_WORKERS)
+        self._pass_offset = 0  # where the pass running in this process started
         self._resolve_rank()
         self._yielded = 0  # samples yielded by __iter__ in this process, this epoch
 
@@ -197,14 +247,17 @@ class TacoIterableDataset(_data.IterableDataset):
 
     @property
     def epoch(self) -> int:
+        """The epoch selected by ``set_epoch`` (0 before)."""
         return int(self._shared[0])
 
     @property
     def rank(self) -> int:
+        """This process's rank among ``world_size`` (0 without torch.distributed)."""
         return int(self._shared[3])
 
     @property
     def world_size(self) -> int:
+        """How many ranks share the rows (1 without torch.distributed)."""
         return int(self._shared[4])
 
     def set_epoch(self, epoch: int) -> None:
@@ -216,9 +269,10 @@ class TacoIterableDataset(_data.IterableDataset):
         if _data.get_worker_info() is None:
             self._resolve_rank()
         if epoch != self._shared[1]:
-            self._shared[1], self._shared[2] = -1, 0
+            self._clear_resume()
         if epoch != self._shared[0]:
             self._yielded = 0
+            self._pass_offset = 0
         self._shared[0] = epoch
 
     def rank_rows(self, epoch: int | None = None) -> np.ndarray:
@@ -245,14 +299,39 @@ class TacoIterableDataset(_data.IterableDataset):
 
     # ---- resuming ------------------------------------------------------------------------
     def _resume_offset(self, epoch: int) -> int:
+        """The loaded resume point of ``epoch`` not yet taken by a pass (else 0)."""
         return int(self._shared[2]) if int(self._shared[1]) == epoch else 0
+
+    def _clear_resume(self) -> None:
+        self._shared[1], self._shared[2] = -1, 0
+        for k in range(_TAKEN, _TAKEN + _MAX_WORKERS):
+            self._shared[k] = 0
+
+    def _start_pass(self) -> int:
+        """Where the pass that calls this starts: the loaded resume point for the first pass
+        after ``load_state_dict`` (every worker of that pass), 0 for any later pass. Each
+        worker marks its own slot; the one that finds every worker's slot marked clears the
+        resume point (no lock: each writes only its slot before looking at the others)."""
+        info = _data.get_worker_info()
+        epoch = int(self._shared[0])
+        if int(self._shared[1]) != epoch:
+            return 0
+        offset = int(self._shared[2])
+        workers = 1 if info is None else max(1, info.num_workers)
+        if workers > _MAX_WORKERS:
+            raise InvalidArgumentError(f"resuming supports at most {_MAX_WORKERS} DataLoader workers, got {workers}")
+        self._shared[_TAKEN + (0 if info is None else info.id)] = 1
+        if all(self._shared[_TAKEN + w] for w in range(workers)):
+            self._clear_resume()
+        return offset
 
     def state_dict(self, samples_seen: int | None = None) -> dict:
         """Where this rank is: the epoch and how many of its samples were consumed.
         ``samples_seen``: what your loop consumed this epoch (needed with DataLoader workers;
         without workers, the count of samples this dataset yielded is used)."""
         if samples_seen is None:
-            samples_seen = self._resume_offset(self.epoch) + self._yielded
+            pending = self._resume_offset(self.epoch)
+            samples_seen = pending if pending else self._pass_offset + self._yielded
         samples_seen = int(samples_seen)
         if not 0 <= samples_seen <= len(self):
             raise InvalidArgumentError(f"samples_seen {samples_seen} is not in 0..{len(self)} (this rank's epoch)")
@@ -277,14 +356,24 @@ class TacoIterableDataset(_data.IterableDataset):
         if not 0 <= seen <= len(self):
             raise InvalidArgumentError(f"state_dict samples_seen {seen} is not in 0..{len(self)}")
         epoch = int(state["epoch"])
+        self._clear_resume()
         self._shared[0], self._shared[1], self._shared[2] = epoch, epoch, seen
         self._yielded = 0
+        self._pass_offset = 0
 
     # ---- iteration -----------------------------------------------------------------------
     def _rows_of_this_process(self) -> tuple[list[int], int]:
-        epoch = self.epoch
-        rows = self.rank_rows(epoch)[self._resume_offset(epoch):]
         info = _data.get_worker_info()
+        if info is not None and info.num_workers > 1 and not (self.batch_size_given or self._batch_size_from_loader):
+            raise InvalidArgumentError(
+                f"TacoIterableDataset under a DataLoader with {info.num_workers} workers: give it the DataLoader's "
+                f"batch_size (TacoIterableDataset(..., batch_size=B)), or use taco_cpp.torch.TacoDataLoader, which "
+                f"sets it; with another chunk size the batches mix the order and resuming skips or repeats samples")
+        epoch = self.epoch
+        offset = self._start_pass()
+        if info is None:
+            self._pass_offset = offset
+        rows = self.rank_rows(epoch)[offset:]
         if info is None or info.num_workers <= 1:
             return rows.tolist(), 0 if info is None else 1
         b, k, w = self.batch_size, info.num_workers, info.id
@@ -301,7 +390,7 @@ class TacoIterableDataset(_data.IterableDataset):
         source = self.source
         for row, arrays in source.read_ahead(rows, threads, self.memory_budget, self.max_ahead):
             sample = arrays
-            sample[METADATA_KEY] = source.metadata(row)
+            sample[METADATA_KEY] = SampleMetadata(source.metadata(row))
             if self.as_tensor:
                 _tensors(sample)
             if self.transform is not None:
@@ -417,12 +506,21 @@ def _batch_len(batch: Any, batch_size: int | None) -> int:
 class TacoDataLoader(_data.DataLoader):
     """A DataLoader with ``collate_fn=collate_samples`` by default that counts the samples it
     delivered this epoch, so that ``state_dict()`` of a :class:`TacoIterableDataset` is right
-    with any number of workers. Every DataLoader argument is accepted. Pass the DataLoader's
-    ``batch_size`` to the dataset too (its workers split the rows in batch-sized chunks).
+    with any number of workers. Every DataLoader argument is accepted. A
+    :class:`TacoIterableDataset` gets this loader's ``batch_size`` (its workers split the rows
+    in batch-sized chunks); one given another ``batch_size`` is refused.
     """
 
     def __init__(self, dataset, *args, **kwargs):
         batch_size = args[0] if args else kwargs.get("batch_size", 1)
+        if isinstance(dataset, TacoIterableDataset):
+            chunk = 1 if batch_size is None else int(batch_size)
+            if dataset.batch_size_given and dataset.batch_size != chunk:
+                raise InvalidArgumentError(
+                    f"TacoIterableDataset batch_size={dataset.batch_size} but the TacoDataLoader's is "
+                    f"{batch_size}: give both the same, or leave the dataset's out (the loader then sets it)")
+            dataset.batch_size = chunk
+            dataset._batch_size_from_loader = True
         if batch_size is not None:  # without batching, collate_fn sees single samples
             kwargs.setdefault("collate_fn", collate_samples)
         super().__init__(dataset, *args, **kwargs)
@@ -437,11 +535,13 @@ class TacoDataLoader(_data.DataLoader):
             yield batch
 
     def state_dict(self) -> dict:
+        """The dataset's ``state_dict`` with the samples this loader delivered this epoch."""
         if not isinstance(self.dataset, TacoIterableDataset):
             raise TypeError("state_dict() needs a TacoIterableDataset")
         return self.dataset.state_dict(self._delivered)
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Resume from a ``state_dict`` (see :meth:`TacoIterableDataset.load_state_dict`)."""
         if not isinstance(self.dataset, TacoIterableDataset):
             raise TypeError("load_state_dict() needs a TacoIterableDataset")
         self.dataset.load_state_dict(state)

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from . import _native
 from ._convert import from_micros, path_text, to_micros
+from ._progress import Progress, ProgressArg
 from .errors import InvalidArgumentError
 
 
@@ -127,9 +128,11 @@ class SampleExtension:
 
     @property
     def name(self) -> str:
+        """The extension's name."""
         return self._ext.name
 
     def schema(self) -> list[tuple[str, str]]:
+        """The ``(column, Arrow type)`` pairs the extension adds."""
         return self._ext.schema()
 
     def compute(self, sample: "Sample") -> dict:
@@ -138,6 +141,7 @@ class SampleExtension:
 
     @property
     def schema_only(self) -> bool:
+        """True when only the schema is declared (values left null, e.g. for a padding sample)."""
         return self._ext.schema_only
 
     @schema_only.setter
@@ -190,9 +194,11 @@ class TortillaExtension:
 
     @property
     def name(self) -> str:
+        """The extension's name."""
         return self._ext.name
 
     def schema(self) -> list[tuple[str, str]]:
+        """The ``(column, Arrow type)`` pairs the extension adds."""
         return self._ext.schema()
 
 
@@ -287,6 +293,7 @@ class Sample:
 
     @property
     def id(self) -> str:
+        """The sample's id (unique among its siblings)."""
         return self._native.id
 
     @property
@@ -301,10 +308,12 @@ class Sample:
 
     @property
     def size_bytes(self) -> int:
+        """Bytes of the sample's data (a FOLDER: of all its descendants)."""
         return self._native.size_bytes
 
     @property
     def children(self) -> "Tortilla | None":
+        """A FOLDER's children (None for a FILE)."""
         t = self._native.children
         return None if t is None else Tortilla._wrap(t)
 
@@ -314,6 +323,7 @@ class Sample:
         return {n: _from_tuple(n, t, v) for n, t, v, _ in self._native.fields()}
 
     def schema(self) -> list[tuple[str, str]]:
+        """The ``(column, Arrow type)`` pairs of the sample's metadata."""
         return self._native.schema()
 
     def extend(self, fields) -> "Sample":
@@ -328,6 +338,7 @@ class Sample:
     extend_with = extend
 
     def pop(self, key: str) -> None:
+        """Remove the extension field ``key``."""
         self._native.pop(key)
 
     def __repr__(self) -> str:
@@ -357,17 +368,21 @@ class Tortilla:
 
     @property
     def samples(self) -> list[Sample]:
+        """The samples, in order."""
         return [Sample._wrap(s) for s in self._native.samples]
 
     @property
     def depth(self) -> int:
+        """Levels from this tortilla down, itself included (1 when every sample is a FILE)."""
         return self._native.depth
 
     @property
     def size_bytes(self) -> int:
+        """Bytes of every sample's data."""
         return self._native.size_bytes
 
     def schema(self) -> list[tuple[str, str]]:
+        """The ``(column, Arrow type)`` pairs shared by the samples."""
         return self._native.schema()
 
     def extend_with(self, extension: TortillaExtension) -> "Tortilla":
@@ -432,6 +447,11 @@ class Taco:
     dataset_version, description, licenses, providers, tasks, ...)."""
 
     def __init__(self, tortilla: Tortilla, collection: Mapping | None = None, **fields):
+        if not isinstance(tortilla, Tortilla):
+            hint = " (wrap the samples: Taco(Tortilla([...]), ...))" if isinstance(tortilla, (list, tuple)) else ""
+            raise TypeError(f"Taco() takes a Tortilla, got {type(tortilla).__name__}{hint}")
+        if collection is not None and not isinstance(collection, Mapping):
+            raise TypeError(f"Taco(): collection is a dict (COLLECTION.json), got {type(collection).__name__}")
         collection = dict(collection or {})
         collection.update(fields)
         self._native = _native.TacoModel.make(tortilla._native, json.dumps(collection))
@@ -444,14 +464,17 @@ class Taco:
 
     @property
     def tortilla(self) -> Tortilla:
+        """The root tortilla (level 0)."""
         return Tortilla._wrap(self._native.root)
 
     @property
     def collection(self) -> dict:
+        """COLLECTION.json as it will be written (a copy)."""
         return json.loads(self._native.collection_json())
 
     @property
     def num_levels(self) -> int:
+        """Levels the dataset will have (level0 .. levelN-1)."""
         return self._native.num_levels
 
     def extend_with(self, fragment: Mapping, name: str = "extension") -> "Taco":
@@ -473,15 +496,19 @@ def _size(value) -> int | None:
 
 
 def create(taco: Taco, output, *, format: str | None = None, split_size=None,
-           group_by: str | Sequence[str] | None = None, consolidate: bool = True) -> list[str]:
+           group_by: str | Sequence[str] | None = None, consolidate: bool = True,
+           progress: ProgressArg = None) -> list[str]:
     """Write ``taco`` as a TACO ZIP (".zip"/".tacozip") or a FOLDER (``format`` "zip" |
     "folder" overrides). ``split_size`` ("4GB", bytes, 0 = never): ZIP parts; ``group_by``:
     one ZIP per value of level-0 columns; ``consolidate``: a ``.tacocat/`` beside several
-    parts. Atomic; returns the paths written."""
+    parts. ``progress``: bytes written — None: a bar (tqdm if installed) on a terminal or in
+    Jupyter; True/False: always/never; or a callable ``(done, total)``. Atomic; returns the
+    paths written."""
     if isinstance(group_by, str):
         group_by = [group_by]
-    return _native.create(taco._native, path_text(output), format or "auto", _size(split_size),
-                          list(group_by or []), bool(consolidate))
+    with Progress(progress, "create") as callback:
+        return _native.create(taco._native, path_text(output), format or "auto", _size(split_size),
+                              list(group_by or []), bool(consolidate), callback)
 
 
 def tacocat(inputs: Sequence, out_dir=None, single_file: bool = False, align_schemas: bool = False) -> str:
@@ -502,19 +529,37 @@ def tacollection(inputs: Sequence, output=None, *, validate_pit: bool = True, va
     return out
 
 
-def convert(input, output, format: str | None = None) -> list[str]:
-    """Rewrite a whole dataset in the other container (ZIP ⇄ FOLDER; TACOCAT → FOLDER)."""
-    return _native.convert(path_text(input), path_text(output), format or "auto")
+def convert(input, output, format: str | None = None, *, progress: ProgressArg = None) -> list[str]:
+    """Rewrite a whole dataset in the other container (ZIP ⇄ FOLDER; TACOCAT → FOLDER), or
+    convert from/to the legacy Tortilla 0.5 / TACO v1 files as ``taco convert`` does
+    (``format`` "tortilla" | "taco-v1", or a legacy input/output name); what the legacy
+    conversion invents or drops is reported as UserWarnings. ``progress`` as in
+    :func:`create` (not reported for legacy conversions)."""
+    src, dst, fmt = path_text(input), path_text(output), format or "auto"
+    if fmt in ("tortilla", "taco-v1") or _native.is_legacy_path(src) or _native.is_legacy_path(dst):
+        written, notes = _native.convert_legacy(src, dst, fmt)
+        if notes:
+            import warnings
+
+            for note in notes:
+                warnings.warn(f"convert: {note}", UserWarning, stacklevel=2)
+        return written
+    with Progress(progress, "convert") as callback:
+        return _native.convert(src, dst, fmt, callback)
 
 
-def export(dataset, output, format: str | None = None) -> list[str]:
-    """Write the samples of a dataset view (after sql/filters) as a new dataset."""
-    return dataset.export(output, format=format)
+def export(dataset, output, format: str | None = None, *, progress: ProgressArg = None) -> list[str]:
+    """Write the samples of a dataset view (after sql/filters) as a new dataset. Also takes a
+    dataset opened through ``taco_cpp.compat.tacoreader`` (its core view is written).
+    ``progress`` as in :func:`create`."""
+    core = getattr(dataset, "_core", dataset)
+    return core.export(output, format=format, progress=progress)
 
 
 def from_directory(src, collection, *, metadata: Sequence = (), ext: Sequence[str] = (),
                    classes: Sequence[float] = (), pad_to: int | None = None, strict_schema: bool = True,
-                   order_file=None, time_column: str | None = None) -> Taco:
+                   order_file=None, time_column: str | None = None,
+                   exclude: str | Sequence[str] | None = None, progress: ProgressArg = None) -> Taco:
     """The Taco ``taco create SRC`` builds from a directory tree (a sub-directory is a FOLDER
     sample, a file a FILE sample), with the same options: ``collection`` (a dict or a JSON
     file), ``metadata`` (CSV/JSON Lines/Parquet files keyed by ``path``), ``ext`` (stac,
@@ -523,7 +568,13 @@ def from_directory(src, collection, *, metadata: Sequence = (), ext: Sequence[st
     "stats-categorical:mask.tif"]``; stac/istac also fill FOLDER samples from the files below
     them), ``classes``, ``pad_to``, ``strict_schema``, ``order_file``, ``time_column`` (the
     metadata column, timestamp or ISO-8601 text, that gives a sample's time: its
-    stac:/istac: time_start, and the earliest/latest for the FOLDERs above)."""
+    stac:/istac: time_start, and the earliest/latest for the FOLDERs above), ``exclude``
+    (globs of entries that are not samples, as ``taco create --exclude``: without '/' matched
+    against an entry's name, with '/' against its path below ``src``; GDAL's ``*.aux.xml``
+    sidecars are always left out). ``progress``: files whose extensions were computed, as in
+    :func:`create`."""
+    if isinstance(exclude, str):
+        exclude = [exclude]
     if isinstance(collection, Mapping):
         collection_json, collection_name = json.dumps(dict(collection)), ""
     else:
@@ -531,7 +582,8 @@ def from_directory(src, collection, *, metadata: Sequence = (), ext: Sequence[st
         collection_json = _native.load_collection_file(collection_name)
     if isinstance(ext, str):
         ext = [e for e in ext.split(",") if e]
-    return Taco._wrap(_native.taco_from_directory(
-        path_text(src), collection_json, collection_name, path_text(order_file) if order_file else "",
-        [path_text(m) for m in metadata], list(ext), [float(c) for c in classes], pad_to, bool(strict_schema),
-        time_column))
+    with Progress(progress, "from_directory", unit="files") as callback:
+        return Taco._wrap(_native.taco_from_directory(
+            path_text(src), collection_json, collection_name, path_text(order_file) if order_file else "",
+            [path_text(m) for m in metadata], list(ext), [float(c) for c in classes], pad_to, bool(strict_schema),
+            time_column, [str(g) for g in exclude] if exclude is not None else None, callback))

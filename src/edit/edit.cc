@@ -18,6 +18,7 @@
 #include "taco/edit.h"
 #include "taco/legacy.h"
 #include "taco/writer.h"
+#include "util/tree_sync.h"
 
 namespace taco {
 namespace {
@@ -315,15 +316,12 @@ Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions
   // Replace the dataset with the new one.
   std::error_code ec;
   if (format == DatasetFormat::kFolder) {
-    const std::string aside = TempSibling(path);
-    std::filesystem::rename(path, aside, ec);
-    if (ec) return Status::IOError(path + ": cannot move the old dataset aside: " + ec.message());
-    std::filesystem::rename(target, path, ec);
-    if (ec) {
-      std::filesystem::rename(aside, path);
-      return Status::IOError(path + ": cannot move the new dataset into place: " + ec.message());
+    // Only the files whose bytes changed are replaced (util/tree_sync.h).
+    auto replaced = ReplaceChangedFiles(path, target);
+    if (!replaced.ok()) {
+      std::filesystem::remove_all(target, ec);
+      return replaced.status().WithPrefix(path + ": cannot move the edited files into place");
     }
-    std::filesystem::remove_all(aside, ec);
   } else {
     std::filesystem::rename(target, path, ec);
     if (ec) {

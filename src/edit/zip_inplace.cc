@@ -245,7 +245,7 @@ Status RewriteZipMetadataInPlace(const std::string& path, const Taco& taco,
   for (size_t level = 0; level < prepared.tables.levels.size(); ++level) {
     Table table = prepared.tables.levels[level];
     TACO_RETURN_IF_ERROR(write::AddOffsetColumns(table, prepared.tables.archive_paths[level], ranges));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, engine->ToParquet(table, {write::kLevelZstd, 65536, {}}));
+    TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(*engine, table, {write::kLevelZstd, 65536, {}}));
     TACO_ASSIGN_OR_RETURN(uint64_t at,
                           zip.Member("METADATA/level" + std::to_string(level) + ".parquet", parquet, entries));
     header.push_back({at, parquet.size()});

@@ -201,7 +201,7 @@ Attempt OneGet(const std::string& name, const std::string& url, const std::optio
     return {Status::IOError(name + ": " + CodeText(code)), code >= 500 || code == 429};
   }
   if (transfer.overflow) {
-    return {Status::IOError(name + ": the server ignored the Range request (HTTP " + std::to_string(code) +
+    return {Status::IOError(name + ": " + std::string(kRangeIgnored) + " (HTTP " + std::to_string(code) +
                             " with more than the " + std::to_string(max_body) + " bytes asked)"),
             false};
   }
@@ -269,6 +269,10 @@ void ParseHttpHeaderLine(std::string_view line, HttpResponse* r) {
   else if (StartsWithNoCase(key, "content-range") && key.size() == 13) ParseContentRange(value, r);
 }
 
+bool IsRangeIgnored(const Status& status) {
+  return status.code() == StatusCode::kIOError && status.message().find(kRangeIgnored) != std::string::npos;
+}
+
 int MaxAttempts() {
   const double retries = SettingDouble("GDAL_HTTP_MAX_RETRY", 3);
   return 1 + static_cast<int>(std::min(retries, 20.0));
@@ -302,7 +306,7 @@ Status CheckRangeResponse(const std::string& name, const HttpResponse& r, const 
   const std::string asked = "bytes " + std::to_string(range.offset) + "-" +
                             std::to_string(range.offset + range.length - 1);
   if (r.status != 206) {
-    return Status::IOError(name + ": the server ignored the Range request for " + asked + " (HTTP " +
+    return Status::IOError(name + ": " + std::string(kRangeIgnored) + " for " + asked + " (HTTP " +
                            std::to_string(r.status) + " instead of 206)");
   }
   if (r.range_first < 0 || static_cast<uint64_t>(r.range_first) != range.offset || r.range_last < r.range_first) {

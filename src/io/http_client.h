@@ -63,6 +63,11 @@ std::optional<std::string> PlainHttpUrl(std::string_view path);
 
 int MaxAttempts();
 
+// True for the IOError of a ranged GET answered with more than the bytes asked (a server
+// that ignores Range): callers that can use whole objects instead check for it.
+inline constexpr std::string_view kRangeIgnored = "the server ignored the Range request";
+bool IsRangeIgnored(const Status& status);
+
 }  // namespace taco::io
 
 #endif  // TACO_SRC_IO_HTTP_CLIENT_H_

@@ -32,8 +32,24 @@ Status CheckGroup(int child_level, const std::vector<Node>& nodes, const std::ve
     const Node& node = nodes[m];
     const std::vector<Sample>& children = node.sample->children()->samples();
     if (children.size() != n) {
+      // Name what differs: the ids one folder has and the other lacks.
+      std::string extra, missing;
+      for (const Sample& c : children) {
+        bool found = false;
+        for (const Sample& r : ref_children) found = found || r.id() == c.id();
+        if (!found) extra += (extra.empty() ? "" : ", ") + model::Quote(c.id());
+      }
+      for (const Sample& r : ref_children) {
+        bool found = false;
+        for (const Sample& c : children) found = found || r.id() == c.id();
+        if (!found) missing += (missing.empty() ? "" : ", ") + model::Quote(r.id());
+      }
+      std::string diff;
+      if (!extra.empty()) diff += "; it has " + extra + " that " + Quoted(ref.path) + " has not";
+      if (!missing.empty()) diff += "; it lacks " + missing;
       return Status::InvalidArgument(where + "folder " + Quoted(node.path) + " has " + std::to_string(children.size()) +
-                                     " children, expected " + std::to_string(n) + " (as " + Quoted(ref.path) + ")");
+                                     " children, expected " + std::to_string(n) + " (as " + Quoted(ref.path) + ")" +
+                                     diff);
     }
     for (size_t p = 0; p < n; ++p) {
       const Sample& child = children[p];

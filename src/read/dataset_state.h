@@ -27,6 +27,9 @@
 #include "taco/legacy.h"
 
 namespace taco {
+namespace read {
+class MemberResolver;
+}  // namespace read
 
 inline constexpr std::string_view kPaddingPrefix = "__TACOPAD__";
 inline constexpr std::string_view kGdalVsi = "internal:gdal_vsi";
@@ -95,6 +98,9 @@ struct Dataset::State {
   // OpenOptions::allow_external_rasters (gdal/sample_raster.h): the decoders may open sample
   // bytes with any GDAL driver.
   bool allow_external_rasters = false;
+  // Byte ranges of ZIP samples looked up by archive path for the level views (local ZIP and
+  // TACOCAT; read/member_resolver.h). Null else.
+  std::shared_ptr<read::MemberResolver> members;
   std::atomic<uint64_t> next_name{0};
   // Runs of container bytes read ahead by Dataset::Prefetch (read/sample_bytes.cc), oldest
   // first, at most kMaxPrefetchBytes in all. The one member of State that changes after

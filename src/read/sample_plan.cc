@@ -61,6 +61,18 @@ class Builder {
         if (files_[j] == f) return Status::InvalidArgument(view_.path() + ": file name '" + f + "' is given twice");
       }
     }
+    // The plan's own queries read id and type of every row: a view without them is the
+    // user's to fix, said in the user's terms (not as a failing internal query).
+    TACO_ASSIGN_OR_RETURN(std::vector<std::string> columns, view_.Columns());
+    for (const char* needed : {"id", "type"}) {
+      bool has = false;
+      for (const auto& c : columns) has = has || c == needed;
+      if (!has) {
+        return Status::InvalidArgument(view_.path() + ": the view has no column '" + needed +
+                                       "', which the sample loader needs for every row (keep id and type, e.g. "
+                                       "SELECT * FROM data WHERE ..., or SELECT id, type, ... FROM data)");
+      }
+    }
     return files_.empty() ? Flat() : Nested();
   }
 
@@ -166,7 +178,9 @@ class Builder {
       const std::string& sample_id = ids[static_cast<size_t>(r)];
       const std::string full = Text(path->values[i]);
       if (full.size() <= sample_id.size() + 1 || full.compare(0, sample_id.size(), sample_id) != 0) {
-        return Status::Internal("sample plan: path '" + full + "' is not below '" + sample_id + "'");
+        return Status::InvalidArgument(view_.path() + ": the view gave other rows on a second query (file '" + full +
+                                       "' is not below sample '" + sample_id +
+                                       "'); the rows of a view must not change between queries");
       }
       auto it = wanted.find(full.substr(sample_id.size() + 1));
       if (it == wanted.end()) continue;

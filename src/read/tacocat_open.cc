@@ -7,6 +7,7 @@
 #include <string>
 
 #include "format/tacocat/tacocat_header.h"
+#include "read/path_safety.h"
 #include "read/remote_tacocat.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
@@ -120,11 +121,19 @@ Status OpenFolder(Dataset::State& d, const std::string& dir, bool use_cache) {
     TACO_ASSIGN_OR_RETURN(RemoteLevelFiles meta, FetchRemoteTacocatFolder(dir, use_cache));
     return MountRemote(d, std::move(meta));
   }
+  // Index files that leave the dataset's directory through a symbolic link are refused, as
+  // a FOLDER dataset's are (read/path_safety.h).
+  auto inside = [&](const std::string& file) {
+    Status st = CheckInsideRoot(d.path, ParentOf(dir), file);
+    return st.code() == StatusCode::kInvalidArgument ? st : Status::OK();  // missing: reported below
+  };
+  TACO_RETURN_IF_ERROR(inside(dir + "/COLLECTION.json"));
   auto collection = OpenRangeReader(dir + "/COLLECTION.json");
   if (!collection.ok()) return Status::NotFound(d.path + ": not a TACOCAT: " + dir + "/COLLECTION.json is missing");
   TACO_ASSIGN_OR_RETURN(std::string json, (*collection)->ReadAll());
   TACO_RETURN_IF_ERROR(ParseCollectionInto(d, json));
   for (int i = 0; i < kMaxLevels; ++i) {
+    TACO_RETURN_IF_ERROR(inside(dir + "/level" + std::to_string(i) + ".parquet"));
     auto level = OpenRangeReader(dir + "/level" + std::to_string(i) + ".parquet");
     if (!level.ok()) {
       if (i == 0) return Status::NotFound(d.path + ": not a TACOCAT: " + dir + "/level0.parquet is missing");

@@ -117,4 +117,56 @@ Status SandboxUserSql(table::Engine& engine, bool allow_external_sql) {
   return engine.Sandbox(options);
 }
 
+std::string NonDeterministicPart(const std::string& query) {
+  // Words of the query outside '...' literals and "..." identifiers, with whether a '('
+  // follows (a function call) and where they start in the text.
+  struct Word {
+    std::string lower;
+    size_t begin, end;
+    bool call;
+  };
+  std::vector<Word> words;
+  for (size_t i = 0; i < query.size();) {
+    const char c = query[i];
+    if (c == '\'' || c == '"') {
+      size_t j = i + 1;
+      while (j < query.size() && query[j] != c) ++j;
+      i = j + 1;
+      continue;
+    }
+    if (c == '-' && i + 1 < query.size() && query[i + 1] == '-') {
+      while (i < query.size() && query[i] != '\n') ++i;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t j = i;
+      while (j < query.size() && (std::isalnum(static_cast<unsigned char>(query[j])) || query[j] == '_')) ++j;
+      size_t k = j;
+      while (k < query.size() && IsSpace(query[k])) ++k;
+      words.push_back({Lower(std::string_view(query).substr(i, j - i)), i, j, k < query.size() && query[k] == '('});
+      i = j;
+      continue;
+    }
+    ++i;
+  }
+  static const char* const kCalls[] = {"random", "gen_random_uuid", "uuid", "uuidv4", "uuidv7", "setseed", "now",
+                                       "get_current_time", "get_current_timestamp", "today",
+                                       "transaction_timestamp", "statement_timestamp"};
+  static const char* const kWords[] = {"current_timestamp", "current_date", "current_time", "localtimestamp",
+                                       "localtime", "tablesample"};
+  for (size_t w = 0; w < words.size(); ++w) {
+    const Word& word = words[w];
+    for (const char* name : kCalls) {
+      if (word.call && word.lower == name) return query.substr(word.begin, word.end - word.begin) + "()";
+    }
+    for (const char* name : kWords) {
+      if (word.lower == name) return query.substr(word.begin, word.end - word.begin);
+    }
+    if (word.lower == "using" && w + 1 < words.size() && words[w + 1].lower == "sample") {
+      return query.substr(word.begin, words[w + 1].end - word.begin);
+    }
+  }
+  return "";
+}
+
 }  // namespace taco::read

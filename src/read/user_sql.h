@@ -33,6 +33,12 @@ Result<std::string> PrepareUserSql(table::Engine& engine, const std::string& que
 
 Status SandboxUserSql(table::Engine& engine, bool allow_external_sql);
 
+// The first construct of `query` whose result changes from one run to the next (random(),
+// uuid(), gen_random_uuid(), setseed(), now(), current_timestamp, TABLESAMPLE, USING SAMPLE,
+// ...) as written in the query, or "" when there is none. Words inside string literals and
+// quoted identifiers do not count. Dataset::Sql() evaluates such a query once (issue 24).
+std::string NonDeterministicPart(const std::string& query);
+
 }  // namespace taco::read
 
 #endif  // TACO_READ_USER_SQL_H_

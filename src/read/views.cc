@@ -6,11 +6,13 @@
 #include <string>
 
 #include "read/dataset_state.h"
+#include "read/member_resolver.h"
 #include "read/path_safety.h"
 #include "read/protected_columns.h"
 #include "read/sql_rewrite.h"
 #include "read/user_sql.h"
 #include "table/engine.h"
+#include "table/guard_functions.h"
 #include "taco/dataset.h"
 
 namespace taco {
@@ -82,14 +84,80 @@ Table HideInternalColumns(const Table& table) {
   return out;
 }
 
+namespace {
+
+// True when the level views of `s` take their byte ranges from read/member_resolver.h:
+// local ZIP and TACOCAT datasets (a remote ZIP's members are checked when read).
+bool ResolvesMembers(const Dataset::State& s) {
+  return (s.format == DatasetFormat::kZip || s.format == DatasetFormat::kTacocat) && !s.concatenated &&
+         !read::IsUrlRoot(s.vsi_root) && (s.format != DatasetFormat::kZip || s.container != nullptr);
+}
+
+// `levelN` over `levelN_table` with its byte ranges looked up by archive path (FORMAT §1.5):
+// internal:offset/size replaced by the member's, internal:gdal_vsi built from them. Levels
+// >= 1 without internal:relative_path keep the stored ranges (GdalVsiExpression).
+Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level) {
+  const std::string table = "level" + std::to_string(level) + "_table";
+  TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, s.ColumnsOf(table));
+  for (const char* needed : {"internal:offset", "internal:size", "id", "type"}) {
+    if (!HasColumn(columns, needed)) return std::string();
+  }
+  std::string archive;
+  if (level == 0) {
+    archive = "'DATA/' || id || CASE WHEN type = 'FOLDER' THEN '/__meta__' ELSE '' END";
+  } else if (HasColumn(columns, "internal:relative_path")) {
+    archive = "'DATA/' || \"internal:relative_path\" || CASE WHEN type = 'FOLDER' THEN '__meta__' ELSE '' END";
+  } else {
+    return std::string();
+  }
+  std::string container = "''", root = QuoteString("," + s.vsi_root);
+  if (s.format == DatasetFormat::kTacocat) {
+    if (!HasColumn(columns, kSourceFile)) return std::string();
+    container = QuoteString(s.vsi_root + "/") + " || " + read::kCheckedSourceFile + "(\"internal:source_file\", false)";
+    root = QuoteString(",") + " || " + container;
+  }
+  const std::string checked_id = std::string(read::kCheckedId) + "(id, false)";
+  const std::string inner = "SELECT *, " + std::string(read::kResolvedMember) +
+                            "(\"internal:offset\", \"internal:size\", " + archive + ", " + container +
+                            ", id) AS __taco_member FROM " + table + " WHERE NOT coalesce(starts_with(id, " +
+                            QuoteString(kPaddingPrefix) + "), false)";
+  return "SELECT * EXCLUDE (__taco_member) REPLACE (CAST(split_part(__taco_member, '_', 1) AS BIGINT) AS "
+         "\"internal:offset\", CAST(split_part(__taco_member, '_', 2) AS BIGINT) AS \"internal:size\"), CASE WHEN " +
+         checked_id + " IS NOT NULL THEN '/vsisubfile/' || __taco_member || " + root + " END AS " +
+         QuoteIdentifier(kGdalVsi) + " FROM (" + inner + ")";
+}
+
+Status RegisterMemberResolver(Dataset::State& s) {
+  s.members = std::make_shared<read::MemberResolver>(s.path, s.format == DatasetFormat::kZip ? s.container : nullptr);
+  std::shared_ptr<read::MemberResolver> members = s.members;
+  return table::RegisterMemberGuard(
+      *s.engine, read::kResolvedMember,
+      [members](int64_t offset, int64_t size, std::string_view path, std::string_view container, std::string_view id,
+                std::string* range) {
+        std::string problem = members->Resolve(offset, size, path, container, id, range);
+        return problem.empty() ? problem : "refused: " + problem + " (metadata is untrusted)";
+      });
+}
+
+}  // namespace
+
 Status CreateLevelViews(Dataset::State& s) {
+  const bool resolve = ResolvesMembers(s);
+  if (resolve) {
+    TACO_RETURN_IF_ERROR(RegisterMemberResolver(s));
+  }
   for (int level = 0; level < s.num_levels; ++level) {
     const std::string n = std::to_string(level);
-    // Padding is hidden by a literal prefix test (FORMAT §3.5, §10.4): never LIKE.
-    Status st = s.engine->Execute("CREATE VIEW level" + n + " AS SELECT *, " + GdalVsiExpression(s, level) + " AS " +
-                                  QuoteIdentifier(kGdalVsi) + " FROM level" + n +
-                                  "_table WHERE NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) +
-                                  "), false)");
+    std::string select;
+    if (resolve) {
+      TACO_ASSIGN_OR_RETURN(select, ResolvedLevelSelect(s, level));
+    }
+    if (select.empty()) {
+      // Padding is hidden by a literal prefix test (FORMAT §3.5, §10.4): never LIKE.
+      select = "SELECT *, " + GdalVsiExpression(s, level) + " AS " + QuoteIdentifier(kGdalVsi) + " FROM level" + n +
+               "_table WHERE NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) + "), false)";
+    }
+    Status st = s.engine->Execute("CREATE VIEW level" + n + " AS " + select);
     if (!st.ok()) return st.WithPrefix(s.path + ": level " + n);
   }
   TACO_RETURN_IF_ERROR(s.engine->Execute("CREATE VIEW data_raw AS SELECT * FROM level0"));
@@ -187,7 +255,25 @@ Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query, bool dat
   TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> view, Derive(select, context_));
   read::TrustRelation(*state_, view->view_, levels);
   read::TrustRelation(*state_, view->data_view_, levels);
-  return view;
+  if (read::NonDeterministicPart(q).empty()) return view;
+  // random(), TABLESAMPLE, now(), ...: evaluated once, into a table, so that the view is one
+  // fixed set of rows (order and computed values included) for Data(), RowCount(), Read(),
+  // the statistics, export and the sample plan (issue 24). Its name starts with "fixed_"
+  // (view_name()): the Python layer cannot rebuild such a view in another process.
+  const std::string fixed = state_->NewName("fixed");
+  Status st = state_->engine->Execute("CREATE TEMP TABLE " + fixed + " AS SELECT * FROM " + view->view_);
+  if (!st.ok()) return state_->Prefixed(st);
+  TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state_->ColumnsOf(fixed));
+  std::string data_view = fixed;
+  const std::string list = DataSelectList(columns);
+  if (list != "*" && !list.empty()) {
+    data_view = fixed + "_data";
+    st = state_->engine->Execute("CREATE TEMP VIEW " + data_view + " AS SELECT " + list + " FROM " + fixed);
+    if (!st.ok()) return state_->Prefixed(st);
+  }
+  read::TrustRelation(*state_, fixed, levels);
+  read::TrustRelation(*state_, data_view, levels);
+  return std::unique_ptr<Dataset>(new Dataset(state_, fixed, data_view, context_));
 }
 
 Result<Table> Dataset::Data() const {

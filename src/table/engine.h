@@ -47,6 +47,9 @@ struct ParquetWriteOptions {
   uint64_t row_group_size = 65536;
   // File-level key/value metadata (e.g. GeoParquet's "geo"), written with DuckDB's KV_METADATA.
   std::vector<std::pair<std::string, std::string>> kv_metadata;
+  // Content-defined data pages (parquet_writer.h); honoured by EncodeParquet only (the
+  // engine's writer has no such setting).
+  bool content_defined_chunking = true;
 };
 
 class Engine {

@@ -88,4 +88,47 @@ Status RegisterRangeGuard(Engine& engine, const std::string& name, RangeCheck ch
   return Status::OK();
 }
 
+Status RegisterMemberGuard(Engine& engine, const std::string& name, MemberCheck check) {
+  auto* con = static_cast<duckdb::Connection*>(engine.raw_connection());
+  auto shared = std::make_shared<MemberCheck>(std::move(check));
+  auto body = [shared](duckdb::DataChunk& args, duckdb::ExpressionState&, duckdb::Vector& result) {
+    constexpr int kArgs = 5;
+    const duckdb::idx_t count = args.size();
+    duckdb::UnifiedVectorFormat fmt[kArgs];
+    for (int i = 0; i < kArgs; ++i) args.data[i].ToUnifiedFormat(count, fmt[i]);
+    result.SetVectorType(duckdb::VectorType::FLAT_VECTOR);
+    auto* out = duckdb::FlatVector::GetData<duckdb::string_t>(result);
+    auto& validity = duckdb::FlatVector::Validity(result);
+    std::string range;
+    for (duckdb::idx_t row = 0; row < count; ++row) {
+      duckdb::idx_t idx[kArgs];
+      for (int i = 0; i < kArgs; ++i) idx[i] = fmt[i].sel->get_index(row);
+      if (!fmt[0].validity.RowIsValid(idx[0]) || !fmt[1].validity.RowIsValid(idx[1])) {
+        validity.SetInvalid(row);
+        continue;
+      }
+      auto number = [&](int i) { return duckdb::UnifiedVectorFormat::GetData<int64_t>(fmt[i])[idx[i]]; };
+      auto text = [&](int i) -> std::string_view {
+        if (!fmt[i].validity.RowIsValid(idx[i])) return {};
+        const duckdb::string_t& v = duckdb::UnifiedVectorFormat::GetData<duckdb::string_t>(fmt[i])[idx[i]];
+        return std::string_view(v.GetData(), v.GetSize());
+      };
+      range.clear();
+      std::string problem = (*shared)(number(0), number(1), text(2), text(3), text(4), &range);
+      if (!problem.empty()) Refuse(problem);
+      out[row] = duckdb::StringVector::AddString(result, range);
+    }
+  };
+  try {
+    using duckdb::LogicalType;
+    con->CreateVectorizedFunction(name,
+                                  {LogicalType::BIGINT, LogicalType::BIGINT, LogicalType::VARCHAR,
+                                   LogicalType::VARCHAR, LogicalType::VARCHAR},
+                                  LogicalType::VARCHAR, body);
+  } catch (const std::exception& ex) {
+    return Status::Internal("DuckDB: cannot register " + name + ": " + ex.what());
+  }
+  return Status::OK();
+}
+
 }  // namespace taco::table

@@ -10,6 +10,10 @@
 //    "<offset>_<size>" when check(offset, size, limit) returns "" (pass a negative limit when
 //    it is unknown: a NULL argument makes the result NULL), NULL when offset or size is NULL;
 //    otherwise the query fails with the message.
+//  * A member guard `name(offset BIGINT, size BIGINT, archive_path VARCHAR, container VARCHAR,
+//    id VARCHAR) → VARCHAR` returns the "<offset>_<size>" that check() put in `range` when it
+//    returns "" (check may correct the stored range: read/member_resolver.h), NULL when offset
+//    or size is NULL; otherwise the query fails with the message.
 //  * A failure carries kRefusalMarker, so that the Engine reports it as the InvalidArgument
 //    Status "<message>" alone (no SQL text before it). error('<kRefusalMarker>...') in SQL
 //    gets the same treatment.
@@ -29,9 +33,12 @@ namespace taco::table {
 
 using StringCheck = std::function<std::string(std::string_view value, bool flag)>;
 using RangeCheck = std::function<std::string(int64_t offset, int64_t size, int64_t limit)>;
+using MemberCheck = std::function<std::string(int64_t offset, int64_t size, std::string_view archive_path,
+                                              std::string_view container, std::string_view id, std::string* range)>;
 
 Status RegisterStringGuard(Engine& engine, const std::string& name, StringCheck check);
 Status RegisterRangeGuard(Engine& engine, const std::string& name, RangeCheck check);
+Status RegisterMemberGuard(Engine& engine, const std::string& name, MemberCheck check);
 
 }  // namespace taco::table
 

@@ -17,6 +17,7 @@ struct ChunkRange {
   int64_t data_page = -1;
   int64_t dictionary_page = -1;
   int64_t size = -1;  // total_compressed_size
+  bool negative = false;  // num_values or total_uncompressed_size < 0: a damaged footer
 };
 
 std::string Hex32(uint32_t v) {
@@ -36,7 +37,10 @@ void Fields(CompactReader& r, F on_field) {
 
 void ParseColumnMeta(CompactReader& r, ChunkRange* c) {
   Fields(r, [&](int16_t id, uint8_t t) {
-    if (id == 7) {
+    if (id == 5 || id == 6) {  // num_values, total_uncompressed_size
+      const int64_t v = r.I64(t);  // always consumed
+      c->negative = c->negative || v < 0;
+    } else if (id == 7) {
       c->size = r.I64(t);
     } else if (id == 9) {
       c->data_page = r.I64(t);
@@ -98,6 +102,12 @@ bool ParseChunks(std::string_view footer, std::vector<std::vector<ChunkRange>>* 
 
 }  // namespace
 
+std::string ParquetDamage(const PageCrcSummary& summary, const std::string& name) {
+  if (summary.unwalkable.find("damaged Parquet") == std::string::npos) return "";
+  const std::string prefix = name + ": ";
+  return summary.unwalkable.rfind(prefix, 0) == 0 ? summary.unwalkable.substr(prefix.size()) : summary.unwalkable;
+}
+
 Result<PageCrcSummary> VerifyParquetPageCrcs(std::string_view file, const std::string& name) {
   PageCrcSummary summary;
   if (file.size() < 12 || file.substr(0, 4) != "PAR1" || file.substr(file.size() - 4) != "PAR1") {
@@ -122,6 +132,10 @@ Result<PageCrcSummary> VerifyParquetPageCrcs(std::string_view file, const std::s
       const ChunkRange& chunk = groups[g][c];
       const std::string where = " (row group " + std::to_string(g) + ", column " + std::to_string(c);
       const int64_t start = chunk.dictionary_page > 0 ? chunk.dictionary_page : chunk.data_page;
+      if (chunk.negative) {
+        summary.unwalkable = name + ": damaged Parquet footer" + where + ": a negative value count or size)";
+        return summary;
+      }
       if (start < 4 || chunk.size < 0 || static_cast<uint64_t>(start) > footer_start ||
           static_cast<uint64_t>(chunk.size) > footer_start - static_cast<uint64_t>(start)) {
         summary.unwalkable = name + ": damaged Parquet footer" + where + ": chunk range outside the data)";

@@ -7,8 +7,8 @@
 // column chunks, then every page header of each chunk (walking stops at a chunk's end).
 // A stored CRC that differs is a Corruption error: "<name>: Parquet page CRC-32 mismatch
 // (row group G, column C, page at byte N): stored 0x…, computed 0x…: the file is damaged".
-// Bytes that cannot be walked (no PAR1 magic, a footer or page header that does not parse
-// or points outside the file) are not an error here — the engine reports such files when
+// Bytes that cannot be walked (no PAR1 magic, a footer or page header that does not parse,
+// a column chunk with a negative value count or size, or a range outside the file) are not an error here — the engine reports such files when
 // it reads them — but `unwalkable` says why the walk stopped ("<name>: damaged Parquet
 // footer (...)", "<name>: damaged Parquet page header (row group G, column C, byte N)"), for
 // `validate`. Pages without a CRC are counted, not checked.
@@ -31,6 +31,11 @@ struct PageCrcSummary {
 };
 
 Result<PageCrcSummary> VerifyParquetPageCrcs(std::string_view file, const std::string& name);
+
+// For `validate`: summary.unwalkable without the file's name when it reports damage (a
+// footer or page header that cannot be walked), "" otherwise (every page walked, or a file
+// too large to walk here).
+std::string ParquetDamage(const PageCrcSummary& summary, const std::string& name);
 
 // The same for the whole of `reader` (named by reader.name()) when it holds at most
 // kMaxVerifiedParquetBytes (read in one ReadAt, then freed); larger files are not walked

@@ -9,6 +9,7 @@
 
 #include "format/zip/crc32.h"
 #include "table/engine_zstd.h"
+#include "table/page_chunker.h"
 #include "table/parquet_levels.h"
 #include "table/thrift_compact.h"
 
@@ -168,32 +169,44 @@ struct ChunkInfo {
   std::optional<Bounds> bounds;
 };
 
-// One column chunk (rows [begin, end)) as a single data page appended to `file`.
-Result<ChunkInfo> WriteChunk(const Column& col, const Layout& layout, size_t begin, size_t end, int zstd_level,
-                             std::string& file) {
-  Shredded shredded;
-  for (size_t i = begin; i < end; ++i) {
-    if (!Shred(layout.shape, col.values[i], &shredded)) {
-      return Status::NotSupported("column '" + col.name + "' holds a value that is not " + col.type.ToString());
-    }
+// The PLAIN bytes of one non-null leaf (a bool as one byte: only the chunker sees this form).
+void AppendPlainForHash(std::string& out, TypeId t, const Value& v) {
+  if (t == TypeId::kBool) {
+    out.push_back(v.get<bool>() ? '\1' : '\0');
+    return;
   }
-  for (const Value* v : shredded.leaves) {
-    if (!Matches(layout.leaf, *v)) {
-      return Status::NotSupported("column '" + col.name + "' holds a value that is not " + col.type.ToString());
-    }
-  }
+  AppendPlainValues(out, t, {&v});
+}
+
+template <typename T>
+std::vector<T> Slice(const std::vector<T>& v, size_t begin, size_t end) {
+  return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
+// Where a column chunk's pages end: (entries, leaves) counts at the end of each page.
+struct PageEnd {
+  size_t entries = 0;
+  size_t leaves = 0;
+};
+
+// One data page of entries [e0, e1) / leaves [l0, l1) of `shredded`, appended to `file`;
+// adds its sizes to `info`.
+Status WritePage(const Shredded& shredded, const Layout& layout, PageEnd from, PageEnd to, int zstd_level,
+                 std::string& file, ChunkInfo& info) {
   std::string body;
   std::string levels;
   if (layout.shape.max_repetition() > 0) {
-    EncodeHybrid(shredded.repetition, BitWidth(static_cast<uint32_t>(layout.shape.max_repetition())), &levels);
+    EncodeHybrid(Slice(shredded.repetition, from.entries, to.entries),
+                 BitWidth(static_cast<uint32_t>(layout.shape.max_repetition())), &levels);
     AppendLittleEndian<uint32_t>(body, static_cast<uint32_t>(levels.size()));
     body += levels;
   }
   levels.clear();
-  EncodeHybrid(shredded.definition, BitWidth(static_cast<uint32_t>(layout.shape.max_definition())), &levels);
+  EncodeHybrid(Slice(shredded.definition, from.entries, to.entries),
+               BitWidth(static_cast<uint32_t>(layout.shape.max_definition())), &levels);
   AppendLittleEndian<uint32_t>(body, static_cast<uint32_t>(levels.size()));
   body += levels;
-  AppendPlainValues(body, layout.leaf, shredded.leaves);
+  AppendPlainValues(body, layout.leaf, Slice(shredded.leaves, from.leaves, to.leaves));
 
   std::string compressed(duckdb_zstd::ZSTD_compressBound(body.size()), '\0');
   duckdb_zstd::ZSTD_CCtx_s* context = ThreadCompressionContext();
@@ -208,22 +221,62 @@ Result<ChunkInfo> WriteChunk(const Column& col, const Layout& layout, size_t beg
   header.I32(3, static_cast<int32_t>(compressed.size()));
   header.I32(4, static_cast<int32_t>(zip::Crc32(0, compressed.data(), compressed.size())));
   header.BeginStruct(5);
-  header.I32(1, static_cast<int32_t>(shredded.count));
+  header.I32(1, static_cast<int32_t>(to.entries - from.entries));
   header.I32(2, kPlain);
   header.I32(3, kRle);
   header.I32(4, kRle);
   header.EndStruct();
   header.EndMessage();
 
+  info.uncompressed += static_cast<int64_t>(header.bytes().size() + body.size());
+  info.compressed += static_cast<int64_t>(header.bytes().size() + compressed.size());
+  file += header.bytes();
+  file += compressed;
+  return Status::OK();
+}
+
+// One column chunk (rows [begin, end)) appended to `file`: one data page, or with
+// content-defined chunking the pages PageChunker cuts (always at row boundaries).
+Result<ChunkInfo> WriteChunk(const Column& col, const Layout& layout, size_t begin, size_t end,
+                             const ParquetWriteOptions& opts, std::string& file) {
+  Shredded shredded;
+  std::vector<PageEnd> pages;
+  PageChunker chunker;
+  std::string scratch;
+  for (size_t i = begin; i < end; ++i) {
+    const PageEnd before{shredded.count, shredded.leaves.size()};
+    if (!Shred(layout.shape, col.values[i], &shredded)) {
+      return Status::NotSupported("column '" + col.name + "' holds a value that is not " + col.type.ToString());
+    }
+    for (size_t k = before.leaves; k < shredded.leaves.size(); ++k) {
+      if (!Matches(layout.leaf, *shredded.leaves[k])) {
+        return Status::NotSupported("column '" + col.name + "' holds a value that is not " + col.type.ToString());
+      }
+    }
+    if (!opts.content_defined_chunking) continue;
+    for (size_t k = before.entries; k < shredded.count; ++k) {
+      if (!shredded.repetition.empty()) chunker.RollByte(static_cast<uint8_t>(shredded.repetition[k]));
+      if (!shredded.definition.empty()) chunker.RollByte(static_cast<uint8_t>(shredded.definition[k]));
+    }
+    for (size_t k = before.leaves; k < shredded.leaves.size(); ++k) {
+      scratch.clear();
+      AppendPlainForHash(scratch, layout.leaf, *shredded.leaves[k]);
+      chunker.Roll(scratch.data(), scratch.size());
+    }
+    if (chunker.EndRow() && i + 1 < end) pages.push_back({shredded.count, shredded.leaves.size()});
+  }
+  pages.push_back({shredded.count, shredded.leaves.size()});
+
   ChunkInfo info;
   info.page_offset = static_cast<int64_t>(file.size());
   info.entries = static_cast<int64_t>(shredded.count);
   info.nulls = static_cast<int64_t>(shredded.count - shredded.leaves.size());
   info.bounds = LeafBounds(layout.leaf, shredded.leaves);
-  info.uncompressed = static_cast<int64_t>(header.bytes().size() + body.size());
-  info.compressed = static_cast<int64_t>(header.bytes().size() + compressed.size());
-  file += header.bytes();
-  file += compressed;
+  PageEnd from;
+  for (const PageEnd& to : pages) {
+    TACO_RETURN_IF_ERROR(WritePage(shredded, layout, from, to, opts.zstd_level, file, info));
+    from = to;
+  }
   return info;
 }
 
@@ -302,7 +355,7 @@ Result<std::string> EncodeParquet(const Table& table, const ParquetWriteOptions&
     const size_t end = std::min(rows, begin + group_rows);
     std::vector<ChunkInfo> chunks;
     for (size_t c = 0; c < table.columns.size(); ++c) {
-      TACO_ASSIGN_OR_RETURN(ChunkInfo info, WriteChunk(table.columns[c], layouts[c], begin, end, opts.zstd_level, file));
+      TACO_ASSIGN_OR_RETURN(ChunkInfo info, WriteChunk(table.columns[c], layouts[c], begin, end, opts, file));
       chunks.push_back(std::move(info));
     }
     groups.push_back(std::move(chunks));

@@ -5,8 +5,10 @@
 // Contract:
 //  * Columns: the primitive types, and lists of them nested up to parquet::kMaxListDepth
 //    deep (list<int64>, list<list<float>>); every node OPTIONAL, lists as 3-level LISTs
-//    (`<name>` LIST / repeated `list` / optional `element`). One data page (v1: PLAIN values,
-//    RLE/bit-packed levels) per column and row group, ZSTD-compressed at opts.zstd_level, row
+//    (`<name>` LIST / repeated `list` / optional `element`). Data pages v1 (PLAIN values,
+//    RLE/bit-packed levels): one per column and row group, or with
+//    opts.content_defined_chunking (the default) the pages page_chunker.h cuts at row
+//    boundaries from the values' bytes; ZSTD-compressed at opts.zstd_level, row
 //    groups of at most opts.row_group_size rows, opts.kv_metadata as file key/value metadata,
 //    null counts and min/max statistics of the columns that are not lists (int32, int64,
 //    timestamp; string and binary when no value is longer than 64 bytes).

@@ -1,6 +1,9 @@
 #include "validate/container.h"
 
+#include "io/http_client.h"
+#include "io/http_reader.h"
 #include "io/thread_config.h"
+#include "taco/log.h"
 #include "read/path_safety.h"
 
 #include <algorithm>
@@ -146,7 +149,25 @@ std::optional<uint64_t> RemoteFolderContainer::Ask(const std::string& archive_pa
     auto it = sizes_.find(archive_path);
     if (it != sizes_.end()) return it->second;
   }
-  auto size = FileSize(root_ + "/" + archive_path);
+  bool whole = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    whole = whole_files_;
+  }
+  Result<std::optional<uint64_t>> size = whole ? Result<std::optional<uint64_t>>(std::nullopt)
+                                               : FileSize(root_ + "/" + archive_path);
+  if (whole || (!size.ok() && io::IsRangeIgnored(size.status()))) {
+    if (!whole) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!whole_files_) {
+        Log(LogLevel::kVerbose, path_ + ": the server ignores Range requests; every file is fetched whole");
+      }
+      whole_files_ = true;
+    }
+    Result<std::string> body = FetchWhole(archive_path);
+    size = body.ok() ? Result<std::optional<uint64_t>>(std::optional<uint64_t>(body->size()))
+                     : Result<std::optional<uint64_t>>(body.status());
+  }
   std::optional<uint64_t> known = size.ok() ? *size : std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
   if (!size.ok() && size.status().code() != StatusCode::kNotFound && failure_.ok()) failure_ = size.status();
@@ -164,7 +185,27 @@ Result<RangeReaderPtr> RemoteFolderContainer::OpenMember(const std::string& arch
   if (!StaysInside(archive_path) || archive_path.find_first_of("%?#") != std::string::npos) {
     return Status::InvalidArgument(path_ + ": refused member path '" + archive_path + "'");
   }
-  return OpenRangeReader(root_ + "/" + archive_path);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!whole_files_) return OpenRangeReader(root_ + "/" + archive_path);
+    auto kept = bodies_.find(archive_path);
+    if (kept != bodies_.end()) return MemoryReader(*kept->second, root_ + "/" + archive_path);
+  }
+  TACO_ASSIGN_OR_RETURN(std::string body, FetchWhole(archive_path));
+  return MemoryReader(std::move(body), root_ + "/" + archive_path);
+}
+
+Result<std::string> RemoteFolderContainer::FetchWhole(const std::string& archive_path) const {
+  const std::string name = root_ + "/" + archive_path;
+  std::optional<std::string> url = io::PlainHttpUrl(name);
+  if (!url) return Status::IOError(name + ": " + std::string(io::kRangeIgnored) + " (and it is not an http(s) URL)");
+  TACO_ASSIGN_OR_RETURN(std::string body, io::FetchHttpObject(name, *url));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (bodies_.count(archive_path) == 0 && kept_bytes_ + body.size() <= kKeptBodyBytes) {
+    kept_bytes_ += body.size();
+    bodies_.emplace(archive_path, std::make_shared<const std::string>(body));
+  }
+  return body;
 }
 
 void RemoteFolderContainer::Prefetch(const std::vector<std::string>& archive_paths) const {

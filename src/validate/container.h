@@ -123,11 +123,18 @@ class RemoteFolderContainer final : public Container {
   RemoteFolderContainer() = default;
   // The size of `archive_path`, nullopt when absent or when it cannot be asked.
   std::optional<uint64_t> Ask(const std::string& archive_path) const;
+  // A server that ignores Range (issue 29.9): files are fetched whole, once; bodies up to
+  // kKeptBodyBytes in all are kept for OpenMember.
+  Result<std::string> FetchWhole(const std::string& archive_path) const;
+  static constexpr uint64_t kKeptBodyBytes = uint64_t{256} << 20;
   std::string path_;
   std::string root_;  // the VSI path or URL, without trailing '/'
   mutable std::mutex mu_;
   mutable std::unordered_map<std::string, std::optional<uint64_t>> sizes_;
   mutable Status failure_;  // the first lookup failure that is not NotFound
+  mutable bool whole_files_ = false;  // set at the first answer that ignored Range
+  mutable std::unordered_map<std::string, std::shared_ptr<const std::string>> bodies_;
+  mutable uint64_t kept_bytes_ = 0;
 };
 
 }  // namespace taco::validate

@@ -10,7 +10,13 @@
 #include <optional>
 #include <string>
 
+#include <filesystem>
+
 #include "model/metadata.h"
+#include "read/path_safety.h"
+#include "table/parquet_crc.h"
+#include "taco/io.h"
+#include "write/tacocat_internal.h"
 #include "taco/dataset.h"
 #include "taco/model.h"
 #include "validate/checks.h"
@@ -169,11 +175,57 @@ void CheckSources(const ordered_json& c, const std::vector<std::string>& sources
   }
 }
 
+// The index's own level Parquets (a `.tacocat/` folder's files or the ranges of a
+// `__TACOCAT__` file): their page CRC-32s, and a footer and page headers that can be walked
+// (rule parquet-crc; the index has no other checksum, and a reader may not notice a
+// damaged footer field: issue 29.5).
+void CheckIndexParquets(const std::string& path, Reporter& rep) {
+  auto check = [&](std::string_view bytes, const std::string& where) {
+    Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(bytes, where);
+    if (!pages.ok()) {
+      const std::string& why = pages.status().message();
+      const std::string prefix = where + ": ";
+      rep.Add("parquet-crc", where, why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why,
+              "pages that match their stored CRC-32");
+    } else if (std::string damage = table::ParquetDamage(*pages, where); !damage.empty()) {
+      rep.Add("parquet-crc", where, damage, "a Parquet footer and page headers that can be walked");
+    }
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    const std::string dir = std::filesystem::is_directory(path + "/.tacocat", ec) ? path + "/.tacocat" : path;
+    for (int d = 0; d < write::kTacocatMaxLevels; ++d) {
+      const std::string name = "level" + std::to_string(d) + ".parquet";
+      Result<RangeReaderPtr> reader = OpenRangeReader(dir + "/" + name);
+      if (!reader.ok()) break;
+      if ((*reader)->size() > table::kMaxVerifiedParquetBytes) continue;
+      Result<std::string> bytes = (*reader)->ReadAll();
+      if (bytes.ok()) check(*bytes, name);
+    }
+    return;
+  }
+  Result<RangeReaderPtr> reader = OpenRangeReader(path);
+  if (!reader.ok() || (*reader)->size() < write::kTacocatHeaderSize) return;  // the open reported it
+  std::string head(write::kTacocatHeaderSize, '\0');
+  if (!(*reader)->ReadAt(0, head.size(), head.data()).ok()) return;
+  Result<write::TacocatHeader> header = write::ParseTacocatHeader(head, (*reader)->size(), path);
+  if (!header.ok()) return;
+  for (size_t d = 0; d < header->levels.size(); ++d) {
+    const write::ByteRange& range = header->levels[d];
+    if (!range.present() || range.size > table::kMaxVerifiedParquetBytes) continue;
+    std::string bytes(static_cast<size_t>(range.size), '\0');
+    if ((*reader)->ReadAt(range.offset, bytes.size(), bytes.data()).ok()) {
+      check(bytes, "__TACOCAT__ level" + std::to_string(d));
+    }
+  }
+}
+
 }  // namespace
 
 Result<ValidationReport> ValidateTacocat(const std::string& path, const ValidateOptions& options) {
   TACO_ASSIGN_OR_RETURN(auto ds, Dataset::Open(path));
   Reporter rep(options.max_per_rule);
+  CheckIndexParquets(path, rep);
   std::vector<Table> levels;
   for (int d = 0; d < ds->num_levels(); ++d) {
     TACO_ASSIGN_OR_RETURN(Table t, ds->QueryRaw("SELECT * FROM level" + std::to_string(d) + "_table"));
@@ -190,6 +242,12 @@ Result<ValidationReport> ValidateTacocat(const std::string& path, const Validate
   }
   for (const std::string& source : sources) {
     const std::string part_path = ds->vsi_root() + "/" + source;
+    if (Status inside = read::CheckInsideRoot(path, ds->vsi_root(), part_path);
+        inside.code() == StatusCode::kInvalidArgument) {
+      rep.Add("outside-link", source, inside.message(),
+              "a file inside the dataset directory (navigation refuses links out of it)");
+      continue;
+    }
     Result<ContainerOutcome> part = ValidateContainer(part_path, DatasetFormat::kZip, options);
     if (!part.ok()) {
       rep.Add("missing-member", source, part.status().message(), "the source ZIP the index refers to");

@@ -66,6 +66,9 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
                 "pages that match their stored CRC-32");
         return out;
       }
+      if (std::string damage = table::ParquetDamage(*pages, (*reader)->name()); !damage.empty()) {
+        rep.Add("parquet-crc", LevelMember(i), damage, "a Parquet footer and page headers that can be walked");
+      }
     }
     Result<Table> table = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
     if (!table.ok() && util::IsOverMemoryBudget(table.status())) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "table/engine.h"
+#include "table/parquet_writer.h"
 #include "taco/tacocat.h"
 #include "util/exception_guard.h"
 #include "util/file_copy.h"
@@ -285,6 +286,38 @@ Status RelativizeSources(std::vector<TacocatSource>* sources, const std::string&
   return Status::OK();
 }
 
+// True for DuckDB types that Engine::Query returns without a change of type
+// (engine.h's mapping), so that EncodeParquet writes what the engine would have written.
+bool KeepsTypeThroughQuery(std::string type) {
+  while (type.size() > 2 && type.compare(type.size() - 2, 2, "[]") == 0) type.resize(type.size() - 2);
+  static const std::set<std::string> kKept = {"VARCHAR", "BLOB",   "BOOLEAN", "INTEGER",
+                                              "BIGINT",  "FLOAT",  "DOUBLE",  "TIMESTAMP"};
+  return kKept.count(type) > 0;
+}
+
+// A TACOCAT level as Parquet: through the engine-free writer (content-defined pages, as the
+// consolidated levels of create) when every column's type passes a query unchanged and the
+// rows fit the memory budget; else DuckDB's writer.
+Result<std::string> LevelToParquet(table::Engine& engine, const std::string& sql, const table::ParquetWriteOptions& opts) {
+  auto described = engine.Query("DESCRIBE " + sql);
+  bool native = described.ok() && described->FindColumn("column_type") >= 0;
+  if (native) {
+    for (const Value& type : described->column("column_type").values) {
+      native = native && type.is<std::string>() && KeepsTypeThroughQuery(type.get<std::string>());
+    }
+  }
+  if (native) {
+    auto rows = engine.Query(sql);
+    if (rows.ok() && table::CanEncodeParquet(*rows) && !rows->columns.empty()) {
+      auto bytes = table::EncodeParquet(*rows, opts);
+      if (bytes.ok() || bytes.status().code() != StatusCode::kNotSupported) return bytes;
+    } else if (!rows.ok() && rows.status().code() != StatusCode::kNotSupported) {
+      return rows.status();
+    }
+  }
+  return engine.QueryToParquet(sql, opts);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSource>& sources, const std::string& dir,
@@ -348,7 +381,7 @@ Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSour
     TACO_ASSIGN_OR_RETURN(std::vector<ColumnDef> columns, OutputColumns(levels, owners, level, opened.size()));
     table::ParquetWriteOptions parquet;
     parquet.zstd_level = kTacocatZstdLevel;
-    auto bytes = engine->QueryToParquet(LevelQuery(columns, levels, owners), parquet);
+    auto bytes = LevelToParquet(*engine, LevelQuery(columns, levels, owners), parquet);
     if (!bytes.ok()) return bytes.status().WithPrefix("tacocat " + LevelLabel(level));
     level_bytes.push_back(std::move(*bytes));
     report(n + level + 1);

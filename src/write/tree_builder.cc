@@ -454,7 +454,7 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
     return Status::InvalidArgument("pad_to must be at least 1");
   }
 
-  TACO_ASSIGN_OR_RETURN(TreeNode root, write::ScanDirectory(src));
+  TACO_ASSIGN_OR_RETURN(TreeNode root, write::ScanDirectory(src, options.exclude));
   if (!options.order_file.empty()) TACO_RETURN_IF_ERROR(write::ApplyOrderFile(options.order_file, &root));
   const std::unordered_map<std::string, TreeNode*> index = write::IndexNodes(&root);
   std::vector<std::vector<TreeNode*>> levels;

@@ -2,6 +2,7 @@
 #include "write/tree_builder_scan.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -40,12 +41,23 @@ Result<std::vector<std::string>> ListDirectory(const std::string& path) {
   return names;
 }
 
-Status ScanInto(TreeNode* dir) {
+bool Excluded(const std::vector<std::string>& exclude, const std::string& name, const std::string& rel) {
+  for (const std::string& glob : exclude) {
+    if (glob.find('/') != std::string::npos ? ::fnmatch(glob.c_str(), rel.c_str(), FNM_PATHNAME) == 0
+                                            : ::fnmatch(glob.c_str(), name.c_str(), 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Status ScanInto(TreeNode* dir, const std::vector<std::string>& exclude) {
   TACO_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(dir->path));
   for (std::string& name : names) {
     if (name[0] == '.') continue;  // hidden entries are not samples
     TreeNode child;
     child.rel = dir->rel.empty() ? name : dir->rel + "/" + name;
+    if (Excluded(exclude, name, child.rel)) continue;
     child.path = dir->path + "/" + name;
     child.level = dir->level + 1;
     Status id_status = ValidateSampleId(name);
@@ -66,7 +78,7 @@ Status ScanInto(TreeNode* dir) {
     }
     if (S_ISDIR(st.st_mode)) {
       child.is_dir = true;
-      TACO_RETURN_IF_ERROR(ScanInto(&child));
+      TACO_RETURN_IF_ERROR(ScanInto(&child, exclude));
       if (child.children.empty()) {
         return Status::InvalidArgument(child.path +
                                        ": empty directory (a FOLDER sample needs at least one child; hidden "
@@ -101,7 +113,7 @@ void IndexInto(TreeNode* node, std::unordered_map<std::string, TreeNode*>* index
 
 }  // namespace
 
-Result<TreeNode> ScanDirectory(const std::string& src) {
+Result<TreeNode> ScanDirectory(const std::string& src, const std::vector<std::string>& exclude) {
   struct stat st;
   if (::stat(src.c_str(), &st) != 0) return ErrnoStatus(src, "cannot open the source directory", errno);
   if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument(src + ": not a directory");
@@ -110,7 +122,7 @@ Result<TreeNode> ScanDirectory(const std::string& src) {
   while (root.path.size() > 1 && root.path.back() == '/') root.path.pop_back();
   root.is_dir = true;
   root.level = -1;
-  TACO_RETURN_IF_ERROR(ScanInto(&root));
+  TACO_RETURN_IF_ERROR(ScanInto(&root, exclude));
   if (root.children.empty()) {
     return Status::InvalidArgument(src + ": no samples (the directory is empty; hidden entries do not count)");
   }

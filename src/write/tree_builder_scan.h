@@ -30,7 +30,8 @@ struct TreeNode {
 };
 
 // The tree under `src` (the returned node is src itself).
-Result<TreeNode> ScanDirectory(const std::string& src);
+// Entries matching a glob of `exclude` (DirectoryOptions::exclude) are skipped.
+Result<TreeNode> ScanDirectory(const std::string& src, const std::vector<std::string>& exclude = {});
 
 // Reorders siblings as the order file says.
 Status ApplyOrderFile(const std::string& order_file, TreeNode* root);

@@ -147,7 +147,7 @@ TEST(TreeBuilder, PadToPadsEveryFolderAndTheRootAndLetsUnevenFoldersPass) {
   auto unpadded = TacoFromDirectory(dir / "src", options);
   ASSERT_FALSE(unpadded.ok());
   EXPECT_EQ(unpadded.status().message(),
-            dir / "src" + ": PIT: level 1: folder 'b' has 2 children, expected 3 (as 'a')");
+            dir / "src" + ": PIT: level 1: folder 'b' has 2 children, expected 3 (as 'a'); it lacks '3'");
 
   options.pad_to = 3;
   WriteFile(dir / "m.csv", "path,q\na/1,1\n");

@@ -5,10 +5,12 @@
 #include <gdal_priv.h>
 #include <ogrsf_frmts.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -88,6 +90,54 @@ TEST(LegacyEdit, CollectionAndMetadataOfZipFolderAndLegacy) {
   r = RunTaco("edit " + Q(zip) + " --unset id");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(Description(zip), "new words");
+}
+
+// Every regular file under `root`: relative path -> (inode, mtime in ns).
+std::map<std::string, std::pair<ino_t, int64_t>> FileStamps(const std::string& root) {
+  std::map<std::string, std::pair<ino_t, int64_t>> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file()) continue;
+    struct stat st;
+    EXPECT_EQ(::stat(e.path().c_str(), &st), 0);
+    out[std::filesystem::relative(e.path(), root).string()] = {
+        st.st_ino, int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec};
+  }
+  return out;
+}
+
+TEST(LegacyEdit, FolderEditRewritesOnlyChangedFiles) {
+  TempDir dir;
+  const std::string zip = MakeZip(dir);
+  const std::string folder = dir / "folder";
+  CommandResult r = RunTaco("convert " + Q(zip) + " " + Q(folder));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto before = FileStamps(folder);
+  WriteFile(dir / "m.csv", "path,quality\ns1/image,0.5\n");
+  r = RunTaco("edit " + Q(folder) + " --metadata " + Q(dir / "m.csv") + " --level 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto after = FileStamps(folder);
+  std::vector<std::string> names_before, names_after;
+  for (const auto& [k, v] : before) names_before.push_back(k);
+  for (const auto& [k, v] : after) names_after.push_back(k);
+  EXPECT_EQ(names_after, names_before);
+  size_t kept = 0;
+  for (const auto& [rel, stamp] : after) {
+    const bool same = before.count(rel) && before.at(rel) == stamp;
+    kept += same;
+    const bool sample_bytes = rel.rfind("DATA/", 0) == 0 && rel.find("__meta__") == std::string::npos;
+    if (sample_bytes) {
+      EXPECT_TRUE(same) << rel << " was rewritten";
+    }
+  }
+  EXPECT_GT(kept, 0u);
+  EXPECT_NE(after.at("METADATA/level1.parquet"), before.at("METADATA/level1.parquet"));
+  EXPECT_EQ(after.at("METADATA/level0.parquet"), before.at("METADATA/level0.parquet"));
+  r = RunTaco("sql " + Q(folder) + " 'SELECT id, quality FROM level1 WHERE quality IS NOT NULL' --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "id,quality\nimage,0.5\n");
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    EXPECT_EQ(e.path().filename().string().find(".edit-"), std::string::npos) << e.path();
+  }
 }
 
 TEST(LegacyEdit, InPlaceZip) {

@@ -159,7 +159,7 @@ TEST(PitTest, IrregularAtLevel2Fails) {
   std::vector<std::string> bands = {"B02", "B03", "B04"};
   // Level 1 is regular (every tile has s1, s2); level 2 is not.
   EXPECT_EQ(PitError({Tile("tile_a", bands), Tile("tile_b", bands), Tile("tile_c", {"B02", "B03"})}),
-            "PIT: level 2: folder 'tile_c/s2' has 2 children, expected 3 (as 'tile_a/s2')");
+            "PIT: level 2: folder 'tile_c/s2' has 2 children, expected 3 (as 'tile_a/s2'); it lacks 'B04'");
   EXPECT_EQ(PitError({Tile("tile_a", bands), Tile("tile_b", {"B02", "B05", "B04"})}),
             "PIT: level 2: folder 'tile_b/s2' has id 'B05' at position 1, expected 'B03' (as 'tile_a/s2')");
 }
@@ -190,7 +190,7 @@ TEST(PitTest, TypesAndRoot) {
                       FolderSample("b", {FileSample("x"), FolderSample("y", {FileSample("z")})})}),
             "PIT: level 1: 'b/y' (position 1) is a FOLDER, expected a FILE (as 'a/y')");
   EXPECT_EQ(PitError({FolderSample("a", {FileSample("x"), FileSample("y")}), FolderSample("b", {FileSample("x")})}),
-            "PIT: level 1: folder 'b' has 1 children, expected 2 (as 'a')");
+            "PIT: level 1: folder 'b' has 1 children, expected 2 (as 'a'); it lacks 'y'");
   // Padding is a FILE: it cannot stand for a missing FOLDER.
   TortillaOptions pad2;
   pad2.pad_to = 2;

@@ -357,3 +357,57 @@ def test_keys_int_is_position_str_is_id(tmp_path):
     assert ds.read_bytes(2) == b"bytes of 5"
     with pytest.raises(taco_cpp.NotFoundError):
         ds.read("7")
+
+
+def _three_level_zip(tmp_path, parts: int = 1):
+    """2 tiles x 2 sensors x 2 bands per part, written by taco_cpp.create (bytes samples);
+    with parts > 1 each part is its own ZIP and the result is their .tacocat/."""
+    from taco_cpp import Sample, Taco, Tortilla
+
+    from conftest import COLLECTION
+
+    outs = []
+    for p in range(parts):
+        tiles = [Sample(f"tile{p}{t}", Tortilla([Sample(s, Tortilla([Sample(b, data=f"{p}{t}{s}{b}".encode())
+                                                                      for b in ("b1", "b2")]))
+                                                 for s in ("s1", "s2")]))
+                 for t in range(2)]
+        out = tmp_path / f"part{p}.tacozip"
+        taco_cpp.create(Taco(Tortilla(tiles), COLLECTION), out)
+        outs.append(out)
+    if parts == 1:
+        return outs[0]
+    taco_cpp.tacocat([str(o) for o in outs], tmp_path)
+    return tmp_path / ".tacocat"
+
+
+def test_flat_views_in_query_and_flatten(tmp_path):
+    ds = taco_cpp.load(_three_level_zip(tmp_path))
+    l2 = ds.query('SELECT "l2:id", "l1:id", "l0:id" FROM l2 ORDER BY 3, 2, 1')
+    assert l2.column_names == ["l2:id", "l1:id", "l0:id"] and l2.num_rows == 8
+    assert l2.to_pylist()[0] == {"l2:id": "b1", "l1:id": "s1", "l0:id": "tile00"}
+    # a user WITH clause and a quoted "l1" inside a string are left alone
+    n = ds.query("WITH x AS (SELECT * FROM l1) SELECT count(*) AS n FROM x WHERE 'l1' = 'l1'")
+    assert n.column("n").to_pylist() == [4]
+    flat = ds.flatten()
+    assert flat.column_names[:2] == ["l2:id", "l2:type"] and flat.column_names[-1] == "gdal_vsi"
+    assert not any(":internal:" in c for c in flat.column_names) and flat.num_rows == 8
+    assert ds.flatten(level=1).num_rows == 0  # level 1 holds FOLDERs only
+    top = ds.flatten(sort_by="l0:id", descending=True, limit=3)
+    assert top.column("l0:id").to_pylist() == ["tile01"] * 3
+    one = ds.sql("SELECT * FROM data WHERE id = 'tile01'")
+    assert set(one.flatten().column("l0:id").to_pylist()) == {"tile01"}
+    with pytest.raises(ValueError):
+        ds.flatten(level=3)
+
+
+def test_flat_views_of_a_tacocat_join_by_part(tmp_path):
+    """Row positions restart in every part: a join on the position alone would pair each child
+    with the same-position parent of every part (tacoreader 2.4.21 does)."""
+    ds = taco_cpp.load(_three_level_zip(tmp_path, parts=2))
+    assert ds.query("SELECT count(*) AS n FROM l1").column("n").to_pylist() == [8]
+    assert ds.query("SELECT count(*) AS n FROM l2").column("n").to_pylist() == [16]
+    pairs = ds.query('SELECT DISTINCT "l0:id", "l2:id" FROM l2 ORDER BY 1, 2').to_pylist()
+    assert len(pairs) == 8 and ds.flatten().num_rows == 16
+    paths = ds.flatten().column("gdal_vsi").to_pylist()
+    assert len(set(paths)) == 16

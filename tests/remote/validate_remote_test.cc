@@ -8,22 +8,30 @@ namespace taco::testing {
 namespace {
 
 TEST_F(RemoteTest, ValidateNamesAServerThatIgnoresRangeAsTheCause) {
-  // (A ZIP small enough to come whole with the first request is read right even so: the
-  // demo ZIP is not.)
-  for (const std::string rel : {"folder/nested", "ours3_folder", "demo/demo.tacozip"}) {
+  // A ZIP needs ranges (the demo ZIP is too large to come whole with the first request):
+  // the server is named as the cause, never the dataset's members reported missing.
+  const std::string url = e->FaultUrl("norange", "demo/demo.tacozip");
+  CommandResult r = RunTaco("--no-cache validate " + ShellQuote(url));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.find("missing"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the server ignored the Range request"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(url), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("taco: ", 0), 0u) << r.err;
+}
+
+TEST_F(RemoteTest, ValidateOfARemoteFolderWorksThroughAServerThatIgnoresRange) {
+  // A FOLDER's files are whole files: fetched whole, once, as the other commands do (issue
+  // 29.9: validate failed where info, sql and cat worked).
+  for (const std::string rel : {"folder/nested", "ours3_folder"}) {
     SCOPED_TRACE(rel);
-    const std::string url = e->FaultUrl("norange", rel);
-    CommandResult r = RunTaco("--no-cache validate " + ShellQuote(url));
-    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-    EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err.find("missing"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("the server ignored the Range request"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(url), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.rfind("taco: ", 0), 0u) << r.err;
+    CommandResult r = RunTaco("--no-cache validate " + ShellQuote(e->FaultUrl("norange", rel)));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("valid folder dataset"), std::string::npos) << r.out;
+    CommandResult ok = RunTaco("--no-cache validate " + ShellQuote(e->FaultUrl("ok", rel)));
+    EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+    EXPECT_EQ(r.out, std::string(ok.out).replace(ok.out.find("/ok/"), 4, "/norange/")) << ok.out;
   }
-  // The same server honouring Range: valid.
-  CommandResult ok = RunTaco("--no-cache validate " + ShellQuote(e->FaultUrl("ok", "folder/nested")));
-  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
 }
 
 TEST_F(RemoteTest, ValidateOfARemoteFolderStopsAtAFileTheServerRefuses) {

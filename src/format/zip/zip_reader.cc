@@ -24,16 +24,30 @@ struct EndRecord {
 };
 
 // Finds the EOCD (and the ZIP64 EOCD when a locator precedes it).
-Result<EndRecord> ReadEndRecord(const RangeReader& r) {
+// small_tail_first: read the last kEocdSize + kZip64LocatorSize bytes first and search the
+// 64 KiB window only when they do not end with a comment-less EOCD.
+Result<EndRecord> ReadEndRecord(const RangeReader& r, bool small_tail_first) {
   const uint64_t size = r.size();
   if (size < kEocdSize) {
     return Bad(r, "not a ZIP: " + std::to_string(size) +
                       " bytes, too short for an end of central directory record");
   }
-  const size_t tail_len =
-      static_cast<size_t>(std::min<uint64_t>(size, kEocdSize + kMaxCommentSize));
+  size_t tail_len = static_cast<size_t>(std::min<uint64_t>(size, kEocdSize + kMaxCommentSize));
+  std::string tail;
+  if (small_tail_first && size >= kEocdSize + kZip64LocatorSize) {
+    const size_t small = kEocdSize + kZip64LocatorSize;
+    TACO_ASSIGN_OR_RETURN(tail, r.Read(size - small, small));
+    if (LoadU32(tail.data() + kZip64LocatorSize) == kEocdSignature &&
+        LoadU16(tail.data() + kZip64LocatorSize + 20) == 0) {
+      tail_len = small;
+    } else {
+      tail.clear();
+    }
+  }
   const uint64_t tail_start = size - tail_len;
-  TACO_ASSIGN_OR_RETURN(const std::string tail, r.Read(tail_start, tail_len));
+  if (tail.empty()) {
+    TACO_ASSIGN_OR_RETURN(tail, r.Read(tail_start, tail_len));
+  }
 
   // The last signature whose comment ends exactly at the end of the file; failing that, the
   // last one whose comment fits (tolerates trailing bytes).
@@ -252,9 +266,9 @@ Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset,
 
 }  // namespace
 
-Result<std::vector<ZipEntry>> ReadCentralDirectory(const RangeReader& reader,
-                                                   bool resolve_data_offsets) {
-  TACO_ASSIGN_OR_RETURN(const EndRecord rec, ReadEndRecord(reader));
+Result<std::vector<ZipEntry>> ReadCentralDirectory(const RangeReader& reader, bool resolve_data_offsets,
+                                                   bool small_tail_first) {
+  TACO_ASSIGN_OR_RETURN(const EndRecord rec, ReadEndRecord(reader, small_tail_first));
   TACO_ASSIGN_OR_RETURN(std::vector<ZipEntry> entries, ParseCentralDirectory(reader, rec));
   if (resolve_data_offsets) {
     TACO_RETURN_IF_ERROR(ResolveDataOffsets(reader, rec.cd_offset, &entries));

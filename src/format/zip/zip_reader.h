@@ -35,9 +35,12 @@ struct ZipEntry {
   uint32_t external_attr = 0;
 };
 
-// The entries in central-directory order.
-Result<std::vector<ZipEntry>> ReadCentralDirectory(const RangeReader& reader,
-                                                   bool resolve_data_offsets);
+// The entries in central-directory order. small_tail_first: read only the last 42 bytes to
+// find a comment-less EOCD (and a ZIP64 locator) before searching the last 64 KiB + 22 —
+// for callers that must not touch the samples of a small local ZIP (one more read when
+// the ZIP has a comment).
+Result<std::vector<ZipEntry>> ReadCentralDirectory(const RangeReader& reader, bool resolve_data_offsets,
+                                                   bool small_tail_first = false);
 
 }  // namespace taco::zip
 

@@ -24,7 +24,7 @@ from .dataset import TacoDataset
 from .loader import load
 
 # The tacoreader release whose public API this layer follows.
-__version__ = "2.4.13"
+__version__ = "2.4.21"
 
 _DATAFRAME_BACKEND = "pyarrow"
 _logger = logging.getLogger("tacoreader")
@@ -35,11 +35,15 @@ def use(backend: str) -> None:
     global _DATAFRAME_BACKEND
     available = get_available_backends()
     if backend not in available:
-        raise TacoBackendError(f"Unknown backend: '{backend}'\nAvailable backends: {available}")
+        raise TacoBackendError(f"Unknown backend: '{backend}'\nAvailable backends: {available}\n\n"
+                               f"To use additional backends, install required packages:\n"
+                               f"  pip install polars  # For Polars backend\n"
+                               f"  pip install pandas  # For Pandas backend")
     _DATAFRAME_BACKEND = backend
 
 
 def get_backend() -> str:
+    """The DataFrame backend ``use()`` selected: "pyarrow" (default), "pandas" or "polars"."""
     return _DATAFRAME_BACKEND
 
 
@@ -60,8 +64,5 @@ def clear_cache() -> None:
     _reader.cache_clear()
 
 
-__all__ = [
-    "TacoBackendError", "TacoDataFrame", "TacoDataset", "TacoError", "TacoFormatError", "TacoIOError",
-    "TacoNavigationError", "TacoQueryError", "TacoSchemaError", "clear_cache", "concat", "get_backend", "load",
-    "use", "verbose",
-]
+# as upstream's (the exception classes stay importable from here and from ._exceptions)
+__all__ = ["TacoDataFrame", "TacoDataset", "clear_cache", "concat", "get_backend", "load", "use", "verbose"]

@@ -31,3 +31,38 @@ def _convert(e: core.TacoError, context: str) -> tr.TacoError:
     if context == "concat":
         return tr.TacoSchemaError(msg)
     return tr.TacoQueryError(msg)
+
+
+# DuckDB's error kinds (the prefix of its messages) -> the duckdb exception class upstream lets
+# through from sql()/flatten()
+_DUCKDB_KINDS = {
+    "Catalog Error": "CatalogException",
+    "Parser Error": "ParserException",
+    "Binder Error": "BinderException",
+    "Conversion Error": "ConversionException",
+    "Invalid Input Error": "InvalidInputException",
+    "Out of Range Error": "OutOfRangeException",
+}
+
+
+def duckdb_error(message: str):
+    """The exception tacoreader 2.4.21 raises for a failed SQL statement: its DuckDB lets the
+    duckdb.<Kind>Exception through. That class when the duckdb package is installed (it is
+    wherever tacoreader was), else TacoQueryError."""
+    kind = next((k for k in _DUCKDB_KINDS if k + ":" in message), None)
+    text = message[message.index(kind):] if kind else message
+    try:
+        import duckdb
+    except ImportError:
+        return tr.TacoQueryError(text)
+    cls = getattr(duckdb, _DUCKDB_KINDS[kind], None) if kind else None
+    return (cls or duckdb.Error)(text)
+
+
+@contextlib.contextmanager
+def sql_errors():
+    """Core errors of a user SQL statement re-raised as upstream's (see duckdb_error)."""
+    try:
+        yield
+    except core.TacoError as e:
+        raise duckdb_error(str(e)) from e

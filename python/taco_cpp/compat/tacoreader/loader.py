@@ -34,6 +34,10 @@ def load(path, base_path=None, backend: str | None = None, cache: bool = True) -
         # tacoreader 2.4 refuses the old formats; taco_cpp.load reads them where supported.
         raise TacoFormatError(f"Legacy TACO format: {text}. tacoreader 2.x reads TACO 2.0 datasets only; "
                               f"use taco_cpp.load() or tacoreader.v1 for Tortilla 0.5 / TACO v1 files")
+    if "://" not in text and not text.startswith("/vsi") and not os.path.exists(text) \
+            and not text.lower().endswith((".tacozip", ".zip", ".tacocat")):
+        # upstream decides the format before opening: a missing directory is no known format
+        raise TacoFormatError(f"Cannot detect TACO format for: {text}")
     with translated("load"):
         core = _reader.load(text, base_path, cache=cache)
     return TacoDataset(core, backend)

@@ -9,12 +9,12 @@ class PITSchema(_PitSchema):
     ``is_compatible()``, ``with_n()``, ``to_dict()``."""
 
     def __init__(self, schema_dict: dict):
-        if not isinstance(schema_dict, dict) or "root" not in schema_dict or "hierarchy" not in schema_dict:
-            raise TacoSchemaError("a PIT schema is a dict with 'root' and 'hierarchy'")
-        root_type = schema_dict["root"].get("type")
+        # as upstream: a missing key is a KeyError
+        root, hierarchy = schema_dict["root"], schema_dict["hierarchy"]
+        root_type = root.get("type")
         if root_type not in ("FILE", "FOLDER"):
             raise TacoSchemaError(f"Invalid root type: {root_type}\nMust be 'FILE' or 'FOLDER'")
-        for depth, patterns in schema_dict["hierarchy"].items():
+        for depth, patterns in hierarchy.items():
             if not str(depth).isdigit():
                 raise TacoSchemaError(f"Invalid depth key: {depth}\nDepth keys must be numeric strings")
             for i, p in enumerate(patterns):

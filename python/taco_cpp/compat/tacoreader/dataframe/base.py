@@ -25,11 +25,52 @@ class TacoDataFrame(ABC):
     backend = ""
 
     def __init__(self, data: Any, format_type: str, source: Any = None, current_level: int = 0):
-        self._data = data
+        self._data_value = data
+        self._loader = None
         self._format_type = format_type
         self._source = source  # taco_cpp TacoDataset (level 0) or TacoFrame (deeper)
         self._current_level = current_level
         self._vsi_positions = None
+
+    @property
+    def _data(self):
+        """The backend's table; a FOLDER's children are turned into it on first use (navigation
+        alone, ``read(i).read("x.tif")``, never builds it)."""
+        if self._data_value is None and self._loader is not None:
+            self._data_value, self._loader = self._loader(), None
+        return self._data_value
+
+    @_data.setter
+    def _data(self, value):
+        self._data_value, self._loader = value, None
+
+    @classmethod
+    def _children(cls, node, format_type: str, current_level: int):
+        """A frame of a FOLDER's children (a taco_cpp TacoFrame), built lazily: its rows are the
+        child __meta__ columns + internal:gdal_vsi, as upstream's."""
+        frame = cls.__new__(cls)
+        TacoDataFrame.__init__(frame, None, format_type, node, current_level)
+        frame._loader = lambda: cls.from_arrow(node.data_raw, format_type, source=node,
+                                               current_level=current_level)._data
+        return frame
+
+    def _read_native(self, key):
+        """read(key) straight through the core while the rows were never needed (None: take
+        the general path, which also gives upstream's errors)."""
+        if type(key) is int:
+            if not 0 <= key < len(self._source):
+                return None
+        elif type(key) is not str:
+            return None
+        from .... import errors as core_errors
+
+        try:
+            node = self._source.read(key)
+        except core_errors.TacoError:
+            return None
+        if isinstance(node, str):
+            return node
+        return type(self)._children(node, self._format_type, self._current_level + 1)
 
     # ---- backend hooks --------------------------------------------------------------
     @classmethod
@@ -53,17 +94,21 @@ class TacoDataFrame(ABC):
 
     @property
     @abstractmethod
-    def columns(self): ...
+    def columns(self):
+        """The column names."""
 
     @property
     @abstractmethod
-    def shape(self): ...
+    def shape(self):
+        """(rows, columns)."""
 
     @abstractmethod
-    def head(self, n: int = 5): ...
+    def head(self, n: int = 5):
+        """The first ``n`` rows, in the backend's type."""
 
     @abstractmethod
-    def tail(self, n: int = 5): ...
+    def tail(self, n: int = 5):
+        """The last ``n`` rows, in the backend's type."""
 
     # ---- shared -----------------------------------------------------------------------
     def _wrap_same(self, data):
@@ -100,6 +145,10 @@ class TacoDataFrame(ABC):
 
     def read(self, key: int | str):
         """A FILE row's GDAL path (str), or a FOLDER row's children (a TacoDataFrame)."""
+        if self._data_value is None and self._loader is not None:
+            fast = self._read_native(key)
+            if fast is not None:
+                return fast
         row = self._get_row(self._get_position(key))
         if "type" not in row or "internal:gdal_vsi" not in row:
             raise TacoNavigationError("navigation needs the 'type' and 'internal:gdal_vsi' columns")
@@ -109,9 +158,7 @@ class TacoDataFrame(ABC):
             raise TacoNavigationError("this frame was not made by tacoreader.load(); it cannot navigate")
         with translated("navigation"):
             children = self._source.read(self._source_position(row["internal:gdal_vsi"]))
-            table = children.data
-        return type(self).from_arrow(table, self._format_type, source=children,
-                                     current_level=self._current_level + 1)
+        return type(self)._children(children, self._format_type, self._current_level + 1)
 
     def _footer(self) -> str:
         n = len(self)

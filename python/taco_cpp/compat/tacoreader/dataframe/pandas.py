@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 from .._exceptions import TacoBackendError
 from .base import _MAX_REPR_ROWS, _PADDING_PREFIX, TacoDataFrame
 
-try:
-    import pandas as pd
+# imported on first use (importing pandas costs more than the rest of tacoreader)
+HAS_PANDAS = importlib.util.find_spec("pandas") is not None
 
-    HAS_PANDAS = True
-except ImportError:  # pragma: no cover - pandas is in requirements.txt
-    HAS_PANDAS = False
+
+def _pd():
+    import pandas
+
+    return pandas
 
 _PROTECTED = {"id", "type"}
 
@@ -34,7 +38,7 @@ class TacoDataFramePandas(TacoDataFrame):
 
     def __getitem__(self, key):
         result = self._data[key]
-        if isinstance(result, pd.DataFrame):
+        if isinstance(result, _pd().DataFrame):
             return self._wrap_same(result)
         return result
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 from .._exceptions import TacoBackendError
 from .base import _MAX_REPR_ROWS, _PADDING_PREFIX, TacoDataFrame
 
-try:
-    import polars as pl
+# imported on first use (importing polars costs more than the rest of tacoreader)
+HAS_POLARS = importlib.util.find_spec("polars") is not None
 
-    HAS_POLARS = True
-except ImportError:
-    HAS_POLARS = False
+
+def _pl():
+    import polars
+
+    return polars
 
 
 class TacoDataFramePolars(TacoDataFrame):
@@ -20,14 +24,14 @@ class TacoDataFramePolars(TacoDataFrame):
     def from_arrow(cls, arrow_table, format_type, source=None, current_level=0):
         if not HAS_POLARS:
             raise TacoBackendError("Polars backend requires polars package.\nInstall with: pip install polars")
-        return cls(pl.from_arrow(arrow_table), format_type, source, current_level)
+        return cls(_pl().from_arrow(arrow_table), format_type, source, current_level)
 
     def __len__(self) -> int:
         return self._data.height
 
     def __getitem__(self, key):
         result = self._data[key]
-        if isinstance(result, pl.DataFrame):
+        if isinstance(result, _pl().DataFrame):
             return self._wrap_same(result)
         return result
 
@@ -75,5 +79,5 @@ class TacoDataFramePolars(TacoDataFrame):
     def __repr__(self) -> str:
         shown = self._data.head(_MAX_REPR_ROWS)
         if "id" in shown.columns:
-            shown = shown.filter(~pl.col("id").str.starts_with(_PADDING_PREFIX))
+            shown = shown.filter(~_pl().col("id").str.starts_with(_PADDING_PREFIX))
         return str(shown) + self._footer()
