@@ -13,9 +13,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "format/zip/taco_header.h"
 #include "table/engine.h"
 #include "taco/io.h"
-#include "zip/taco_header.h"
 
 namespace {
 

@@ -14,12 +14,12 @@
 #include <iostream>
 #include <random>
 
+#include "format/zip/taco_header.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
 #include "taco/model.h"
 #include "taco/writer.h"
-#include "zip/taco_header.h"
 
 namespace {
 

@@ -70,7 +70,7 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   }
   WarnIgnoredZipOptions(args, ctx);
   // The extensions read the user's own input files; they follow TACO_ALLOW_EXTERNAL_RASTERS
-  // (ext/sample_raster.h), which the global flag sets for this process.
+  // (gdal/sample_raster.h), which the global flag sets for this process.
   if (ctx.global.allow_external_rasters) setenv("TACO_ALLOW_EXTERNAL_RASTERS", "YES", 1);
   Result<uint64_t> split_size = ParseSize(args.split_size);
   if (!split_size.ok()) return ReportError(split_size.status().WithPrefix("--split-size"));

@@ -169,7 +169,7 @@ int PrintInfo(const std::string& path, bool json) {
     std::cout << "extent:        spatial " << e.value("spatial", nlohmann::ordered_json()).dump() << ", temporal "
               << e.value("temporal", nlohmann::ordered_json()).dump() << "\n";
   }
-  if (ds.format() == DatasetFormat::kZip) {
+  if (!ds.header().empty()) {  // a TACO ZIP (the only container with a TACO_HEADER)
     std::cout << "header:        " << ds.header().size() << " entries\n";
     for (size_t i = 0; i < ds.header().size(); ++i) {
       const bool last = i + 1 == ds.header().size();

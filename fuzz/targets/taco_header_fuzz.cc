@@ -4,9 +4,9 @@
 // past the header and pairs do not overlap.
 #include <algorithm>
 
+#include "format/zip/taco_header.h"
 #include "fuzz_support.h"
 #include "taco/io.h"
-#include "zip/taco_header.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace taco;

@@ -4,10 +4,10 @@
 // (src/zip/stored_member.h), as ReadBytes does. Checks the contract: every entry's local
 // header (and, when resolved, its data) lies before the central directory, and a checked
 // read returns exactly the member's bytes.
+#include "format/zip/stored_member.h"
+#include "format/zip/zip_reader.h"
 #include "fuzz_support.h"
 #include "taco/io.h"
-#include "zip/stored_member.h"
-#include "zip/zip_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace taco;

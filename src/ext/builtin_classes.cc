@@ -7,7 +7,7 @@
 
 #include <cpl_vsi.h>
 
-#include "ext/gdal_util.h"
+#include "gdal/gdal_util.h"
 #include "taco/extensions.h"
 
 namespace taco::ext {

@@ -12,7 +12,7 @@
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
 
-#include "ext/gdal_util.h"
+#include "gdal/gdal_util.h"
 
 namespace taco {
 namespace {

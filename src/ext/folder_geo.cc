@@ -13,7 +13,7 @@
 
 #include <ogr_spatialref.h>
 
-#include "ext/gdal_util.h"
+#include "gdal/gdal_util.h"
 #include "model/metadata.h"
 #include "model/wkb.h"
 #include "taco/extensions.h"

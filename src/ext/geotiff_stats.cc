@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ext/gdal_util.h"
-#include "ext/sample_raster.h"
+#include "gdal/gdal_util.h"
+#include "gdal/sample_raster.h"
 #include "taco/extensions.h"
 
 namespace taco::ext {

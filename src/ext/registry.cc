@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "ext/gdal_util.h"
+#include "gdal/gdal_util.h"
 #include "taco/extensions.h"
 
 namespace taco::ext {

@@ -5,8 +5,8 @@
 
 #include <ogr_spatialref.h>
 
-#include "ext/gdal_util.h"
-#include "ext/sample_raster.h"
+#include "gdal/gdal_util.h"
+#include "gdal/sample_raster.h"
 #include "taco/extensions.h"
 
 namespace taco::ext {

@@ -12,17 +12,17 @@
 #include <set>
 #include <unordered_map>
 
+#include "format/legacy/legacy_layout.h"
 #include "legacy/legacy_tree.h"
-#include "read/legacy_layout.h"
 #include "table/engine.h"
 #include "taco/legacy.h"
-#include "util/atomic_output.h"
+#include "write/atomic_output.h"
 
 namespace taco {
 namespace legacy {
 namespace {
 
-constexpr uint64_t kHeader = read::kLegacyHeaderSize;
+constexpr uint64_t kHeader = format::kLegacyHeaderSize;
 constexpr size_t kChunk = 4 << 20;
 
 bool IsNumeric(TypeId id) {
@@ -181,7 +181,7 @@ Status WriteData(Output& out, const Item& item) {
 Status WriteTortilla(Output& out, const Node& node, const Plan& plan, bool is_taco, uint64_t partitions,
                      const std::string& collection) {
   const uint64_t fo = kHeader + plan.pile;
-  TACO_RETURN_IF_ERROR(out.Write(read::EncodeLegacyHeader(is_taco, fo, plan.footer.size(), partitions,
+  TACO_RETURN_IF_ERROR(out.Write(format::EncodeLegacyHeader(is_taco, fo, plan.footer.size(), partitions,
                                                           is_taco ? plan.total : 0, is_taco ? collection.size() : 0)));
   for (size_t i = 0; i < node.items.size(); ++i) {
     const Item& item = node.items[i];

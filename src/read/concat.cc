@@ -34,30 +34,6 @@ Status ConcatError(const std::string& message) { return Status::InvalidArgument(
 
 std::string Describe(size_t i, const std::string& path) { return "dataset " + std::to_string(i) + " (" + path + ")"; }
 
-std::vector<std::string> NavigationColumns(DatasetFormat format) {
-  switch (format) {
-    case DatasetFormat::kZip:
-      return {"id", "type", "internal:current_id", "internal:offset", "internal:size"};
-    case DatasetFormat::kFolder: return {"id", "type", "internal:current_id"};
-    case DatasetFormat::kTacocat:
-    case DatasetFormat::kLegacy:
-      return {"id", "type", "internal:current_id", "internal:offset", "internal:size", "internal:source_file"};
-  }
-  return {};
-}
-
-std::vector<std::string> CriticalColumns(DatasetFormat format, int level) {
-  std::vector<std::string> out = {"id", "type"};
-  if (format == DatasetFormat::kFolder) {
-    if (level > 0) out.insert(out.end(), {"internal:parent_id", "internal:relative_path"});
-  } else {
-    out.insert(out.end(), {"internal:offset", "internal:size"});
-    if (level > 0) out.push_back("internal:parent_id");
-    if (format == DatasetFormat::kTacocat || format == DatasetFormat::kLegacy) out.push_back("internal:source_file");
-  }
-  return out;
-}
-
 // FORMAT §4.1 compatibility: same root.type, same hierarchy keys, same pattern count per
 // key, equal type and id arrays (n ignored). Empty when compatible, else the reason.
 std::string PitDifference(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b) {
@@ -107,31 +83,16 @@ void AddPitCounts(nlohmann::ordered_json& into, const nlohmann::ordered_json& fr
 
 // The gdal_vsi expression of a concatenated level (FORMAT §6.2 "concat"), every metadata
 // value guarded as for an opened dataset (read/path_safety.h; views.cc).
-std::string ConcatVsiExpression(DatasetFormat format, int level) {
+std::string ConcatVsiExpression(const format::Container& container, int level) {
   const std::string source = QuoteIdentifier(kSourcePath);
   const std::string url = "starts_with(" + source + ", '/vsicurl')";
-  const std::string checked_id = std::string(read::kCheckedId) + "(id, " + url + ")";
-  auto when_id_ok = [&](const std::string& expr) { return "CASE WHEN " + checked_id + " IS NOT NULL THEN " + expr + " END"; };
-  const std::string range = "'/vsisubfile/' || " + std::string(read::kCheckedRange) +
-                            "(\"internal:offset\", \"internal:size\", -1) || ','";
-  switch (format) {
-    case DatasetFormat::kZip: return when_id_ok(range + " || " + source);
-    case DatasetFormat::kTacocat:
-    case DatasetFormat::kLegacy:
-      return when_id_ok(range + " || " + source + " || '/' || " + read::kCheckedSourceFile +
-                        "(\"internal:source_file\", " + url + ")");
-    case DatasetFormat::kFolder: {
-      const std::string data = source + " || '/DATA/'";
-      if (level == 0) {
-        return "CASE type WHEN 'FILE' THEN " + data + " || " + checked_id + " WHEN 'FOLDER' THEN " + data + " || " +
-               checked_id + " || '/__meta__' END";
-      }
-      const std::string relative = std::string(read::kCheckedRelativePath) + "(\"internal:relative_path\", " + url + ")";
-      return when_id_ok("CASE type WHEN 'FILE' THEN " + data + " || " + relative + " WHEN 'FOLDER' THEN " + data +
-                        " || " + relative + " || '__meta__' END");
-    }
-  }
-  return "NULL";
+  format::SamplePathSql sql;
+  sql.root = source;
+  sql.subfile = "'/vsisubfile/' || " + std::string(read::kCheckedRange) + "(\"internal:offset\", \"internal:size\", -1) || ','";
+  sql.id = std::string(read::kCheckedId) + "(id, " + url + ")";
+  sql.source_file = std::string(read::kCheckedSourceFile) + "(\"internal:source_file\", " + url + ")";
+  sql.relative_path = std::string(read::kCheckedRelativePath) + "(\"internal:relative_path\", " + url + ")";
+  return container.SamplePathExpression(level, sql);
 }
 
 // The stored level `level` of `src` as something the new engine can read.
@@ -140,11 +101,11 @@ Result<std::string> MountStoredLevel(const Dataset::State& src, table::Engine& e
   RangeReaderPtr reader;
   if (static_cast<size_t>(level) < src.level_readers.size() && src.level_readers[static_cast<size_t>(level)]) {
     reader = src.level_readers[static_cast<size_t>(level)];
-  } else if (src.format == DatasetFormat::kZip && src.container != nullptr &&
+  } else if (src.layout->level_location() == format::LevelLocation::kContainerRange && src.container != nullptr &&
       static_cast<size_t>(level) + 1 < src.header.size()) {
     const HeaderPair& h = src.header[static_cast<size_t>(level)];
     TACO_ASSIGN_OR_RETURN(reader, SubRange(src.container, h.offset, h.length, name));
-  } else if (src.format == DatasetFormat::kFolder) {
+  } else if (src.layout->level_location() == format::LevelLocation::kTreeFile) {
     TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(src.vsi_root + "/METADATA/level" + std::to_string(level) + ".parquet"));
   } else {
     TACO_ASSIGN_OR_RETURN(std::string bytes,
@@ -187,7 +148,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   for (size_t i = 0; i < datasets.size(); ++i) {
     const Dataset& ds = *datasets[i];
     TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, ds.state_->ColumnsOf(ds.view_));
-    for (const auto& needed : NavigationColumns(ds.state_->format)) {
+    for (const auto& needed : ds.state_->layout->NavigationColumns()) {
       if (!HasColumn(columns, needed)) {
         return ConcatError(Describe(i, ds.state_->path) + " is not RSUT-compliant: its current view lacks '" + needed +
                            "' (keep the navigation columns, e.g. SELECT * FROM data_raw)");
@@ -235,6 +196,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
 
   auto state = std::make_shared<State>();
   state->format = format;
+  state->layout = datasets[0]->state_->layout;
   state->concatenated = true;
   state->path = "concat(";
   for (size_t i = 0; i < datasets.size(); ++i) state->path += (i ? ", " : "") + datasets[i]->path();
@@ -319,7 +281,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                          differing + ")");
     }
     const std::set<std::string>& chosen = column_mode == "fill_missing" ? all : common;
-    for (const auto& critical : CriticalColumns(format, level)) {
+    for (const auto& critical : state->layout->CriticalColumns(level)) {
       if (!chosen.count(critical)) {
         return ConcatError("level " + n + " would lose the critical column '" + critical +
                            "' (not in every dataset); the result could not be navigated");
@@ -338,7 +300,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
     }
     Status st = engine.Execute("CREATE VIEW level" + n + "_table AS " + union_sql);
     if (st.ok()) {
-      st = engine.Execute("CREATE VIEW level" + n + " AS SELECT *, " + ConcatVsiExpression(format, level) + " AS " +
+      st = engine.Execute("CREATE VIEW level" + n + " AS SELECT *, " + ConcatVsiExpression(*state->layout, level) + " AS " +
                           QuoteIdentifier(kGdalVsi) + " FROM level" + n + "_table WHERE NOT coalesce(starts_with(id, " +
                           QuoteString(kPaddingPrefix) + "), false)");
     }

@@ -8,7 +8,10 @@
 #include <mutex>
 #include <string>
 
-#include "ext/sample_raster.h"
+#include "format/folder/folder_layout.h"
+#include "format/zip/stored_member.h"
+#include "format/zip/taco_header.h"
+#include "gdal/sample_raster.h"
 #include "read/dataset_state.h"
 #include "read/legacy_open.h"
 #include "read/path_safety.h"
@@ -24,8 +27,6 @@
 #include "util/exception_guard.h"
 #include "util/json_text.h"
 #include "util/limits.h"
-#include "zip/stored_member.h"
-#include "zip/taco_header.h"
 
 namespace taco {
 
@@ -150,12 +151,12 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
   const auto& last = header.entries.back();
   TACO_ASSIGN_OR_RETURN(std::string json_bytes,
                         zip::ReadVerifiedMember(*d.container, last.offset, last.length, d.path + ": COLLECTION.json",
-                                                zip::MemberName::Exact("COLLECTION.json"), d.verify_crc));
+                                                zip::MemberName::Exact(std::string(format::kCollectionFile)), d.verify_crc));
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
   for (size_t i = 0; i + 1 < header.entries.size(); ++i) {
     const auto& e = header.entries[i];
-    const std::string member = "METADATA/level" + std::to_string(i) + ".parquet";
+    const std::string member = format::LevelFile(static_cast<int>(i));
     std::string name = d.path + "/" + member;
     TACO_RETURN_IF_ERROR(zip::VerifyMember(*d.container, e.offset, e.length, d.path + ": " + member,
                                            zip::MemberName::Exact(member), d.verify_crc));
@@ -181,8 +182,9 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
     Status st = read::CheckInsideRoot(d.path, d.vsi_root, root + name);
     return st.code() == StatusCode::kInvalidArgument ? st : Status::OK();  // missing: reported below
   };
-  TACO_RETURN_IF_ERROR(inside("COLLECTION.json"));
-  auto collection_reader = OpenRangeReader(root + "COLLECTION.json");
+  const std::string collection_file(format::kCollectionFile);
+  TACO_RETURN_IF_ERROR(inside(collection_file));
+  auto collection_reader = OpenRangeReader(root + collection_file);
   if (!collection_reader.ok()) {
     return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
   }
@@ -191,8 +193,8 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
   for (int i = 0; i < kMaxLevels; ++i) {
-    TACO_RETURN_IF_ERROR(inside("METADATA/level" + std::to_string(i) + ".parquet"));
-    auto level = OpenRangeReader(root + "METADATA/level" + std::to_string(i) + ".parquet");
+    TACO_RETURN_IF_ERROR(inside(format::LevelFile(i)));
+    auto level = OpenRangeReader(root + format::LevelFile(i));
     if (!level.ok()) {
       if (i == 0) return Status::NotFound(d.path + ": not a TACO folder dataset: METADATA/level0.parquet is missing");
       break;
@@ -222,10 +224,11 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
   Log(LogLevel::kVerbose, "opening " + path + " as " + std::string(DatasetFormatName(format)));
   auto state = std::make_shared<State>();
   state->format = format;
+  state->layout = &format::Container::For(format);
   state->path = path;
   state->vsi_root = ToVsiPath(path);
   // Legacy BLOB files store their samples without ZIP local headers: no CRC to check.
-  state->verify_crc = options.verify_crc && format != DatasetFormat::kLegacy;
+  state->verify_crc = options.verify_crc && state->layout->samples_have_crc();
   state->allow_external_rasters = options.allow_external_rasters || ext::internal::ExternalRastersAllowedByConfig();
   TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
   // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "format/container.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
@@ -60,6 +61,9 @@ class TrustedRelations {
 
 struct Dataset::State {
   DatasetFormat format = DatasetFormat::kZip;
+  // The container of `format` (format/container.h), picked once by Dataset::Open: views,
+  // navigation, filters and concat ask it rather than branch on the format.
+  const format::Container* layout = &format::Container::For(DatasetFormat::kZip);
   std::string path;
   std::string vsi_root;
   nlohmann::ordered_json collection;
@@ -91,7 +95,7 @@ struct Dataset::State {
   std::function<Result<Table>(const Table& row, int level)> children_of;
   // OpenOptions::verify_crc: whole-member reads of ZIP samples check the CRC-32.
   bool verify_crc = true;
-  // OpenOptions::allow_external_rasters (ext/sample_raster.h): the decoders may open sample
+  // OpenOptions::allow_external_rasters (gdal/sample_raster.h): the decoders may open sample
   // bytes with any GDAL driver.
   bool allow_external_rasters = false;
   // Byte ranges of ZIP samples looked up by archive path for the level views (local ZIP and

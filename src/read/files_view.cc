@@ -48,7 +48,7 @@ std::string RowStruct(const std::vector<Column>& columns, const std::string& ali
 // child.parent_id = parent.current_id, within one TACOCAT part / one concat source.
 std::string JoinKeys(const Dataset::State& s, const std::string& child, const std::string& parent) {
   std::string on = child + "." + QuoteIdentifier(kParentId) + " = " + parent + "." + QuoteIdentifier(kCurrentId);
-  if (s.format == DatasetFormat::kTacocat) {
+  if (s.layout->ids_local_to_source_file()) {
     on += " AND " + child + "." + QuoteIdentifier(kSourceFile) + " = " + parent + "." + QuoteIdentifier(kSourceFile);
   }
   if (s.concatenated) {
@@ -59,7 +59,7 @@ std::string JoinKeys(const Dataset::State& s, const std::string& child, const st
 
 std::vector<std::string> KeyColumns(const Dataset::State& s) {
   std::vector<std::string> keys = {std::string(kCurrentId)};
-  if (s.format == DatasetFormat::kTacocat) keys.emplace_back(kSourceFile);
+  if (s.layout->ids_local_to_source_file()) keys.emplace_back(kSourceFile);
   if (s.concatenated) keys.emplace_back(kSourcePath);
   return keys;
 }

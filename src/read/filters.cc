@@ -50,7 +50,7 @@ Result<Column> PickColumn(const Dataset::State& s, const std::vector<Column>& co
 
 std::string JoinOn(const Dataset::State& s, const std::string& child, const std::string& parent) {
   std::string on = child + "." + QuoteIdentifier(kParentId) + " = " + parent + "." + QuoteIdentifier(kCurrentId);
-  if (s.format == DatasetFormat::kTacocat) {
+  if (s.layout->ids_local_to_source_file()) {
     on += " AND " + child + "." + QuoteIdentifier(kSourceFile) + " = " + parent + "." + QuoteIdentifier(kSourceFile);
   }
   if (s.concatenated) {
@@ -102,7 +102,7 @@ Result<std::unique_ptr<Dataset>> Dataset::CascadeFilter(const std::string& what,
   const std::string exists = "EXISTS (SELECT 1 FROM " + child + " c WHERE " + JoinOn(*state_, "c", "p") + ")";
   std::string sql;
   if (HasColumn(columns, kCurrentId) &&
-      (state_->format != DatasetFormat::kTacocat || HasColumn(columns, kSourceFile))) {
+      (!state_->layout->ids_local_to_source_file() || HasColumn(columns, kSourceFile))) {
     sql = "SELECT * FROM " + view_ + " p WHERE " + exists;
   } else if (HasColumn(columns, kGdalVsi)) {
     const std::string vsi = QuoteIdentifier(kGdalVsi);

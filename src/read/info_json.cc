@@ -18,7 +18,7 @@ Result<nlohmann::ordered_json> DatasetInfoJson(Dataset& ds) {
   fields.erase("taco:pit_schema");
   fields.erase("taco:field_schema");
   j["collection"] = fields;
-  if (ds.format() == DatasetFormat::kZip) {
+  if (!ds.header().empty()) {  // a TACO ZIP (the only container with a TACO_HEADER)
     j["header"] = ordered_json::array();
     for (const auto& h : ds.header()) j["header"].push_back({{"offset", h.offset}, {"length", h.length}});
   }

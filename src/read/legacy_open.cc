@@ -13,13 +13,22 @@
 #include <thread>
 #include <unordered_map>
 
-#include "read/legacy_layout.h"
+#include "format/legacy/legacy_layout.h"
 #include "table/engine.h"
 #include "taco/io.h"
 #include "taco/legacy.h"
 
 namespace taco::read {
 namespace {
+
+// The BLOB byte layout (format/legacy).
+using format::FormatPartName;
+using format::kLegacyHeaderSize;
+using format::LegacyHeader;
+using format::ParseFooterPointer;
+using format::ParseLegacyHeader;
+using format::ParsePartName;
+using format::PartName;
 
 constexpr int kMaxDepth = 6;       // level0..level5, as TACO 2.0
 constexpr int kMaxChain = 64;      // Parquet files in one chained footer

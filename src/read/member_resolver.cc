@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "format/zip/zip_reader.h"
 #include "read/path_safety.h"
 #include "taco/log.h"
-#include "zip/zip_reader.h"
 
 namespace taco::read {
 

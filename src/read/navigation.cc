@@ -11,11 +11,11 @@
 #include "read/dataset_state.h"
 #include "read/path_safety.h"
 #include "read/sample_bytes.h"
-#include "util/limits.h"
 #include "table/engine.h"
 #include "table/parquet_reader.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
+#include "util/limits.h"
 
 namespace taco {
 
@@ -182,7 +182,7 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   // Keep the surviving children (matched by id within this parent), in __meta__ order.
   TACO_ASSIGN_OR_RETURN(int64_t parent, CurrentId(s, row, level, gdal_path));
   std::string where = QuoteIdentifier(kParentId) + " = " + std::to_string(parent);
-  if (s.format == DatasetFormat::kTacocat) {
+  if (s.layout->ids_local_to_source_file()) {
     const Value* source = Cell(row, kSourceFile, 0);
     if (source == nullptr || !source->is<std::string>()) return s.Error("cannot match '" + gdal_path + "' without internal:source_file");
     where += " AND " + QuoteIdentifier(kSourceFile) + " = " + QuoteString(source->get<std::string>());

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ext/gdal_util.h"
-#include "ext/sample_raster.h"
+#include "gdal/gdal_util.h"
+#include "gdal/sample_raster.h"
 
 namespace taco {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "ext/sample_raster.h"
+#include "gdal/sample_raster.h"
 #include "taco/sample_loader.h"
 #include "taco/status.h"
 

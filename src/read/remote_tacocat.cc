@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "format/tacocat/tacocat_header.h"
+#include "format/zip/taco_header.h"
 #include "io/cache.h"
 #include "io/http_client.h"
 #include "io/http_reader.h"
@@ -21,8 +23,6 @@
 #include "read/remote_zip.h"
 #include "taco/io.h"
 #include "util/json_text.h"
-#include "write/tacocat_internal.h"
-#include "zip/taco_header.h"
 
 namespace taco {
 namespace {
@@ -138,7 +138,7 @@ Status NotA(const Location& loc, std::string_view what, const Status& why) {
 // ---- `__TACOCAT__` ----------------------------------------------------------------------
 
 // Every level range (0..max_depth) then the COLLECTION.json range, as header entries.
-std::vector<zip::HeaderEntry> Ranges(const write::TacocatHeader& header) {
+std::vector<zip::HeaderEntry> Ranges(const format::TacocatHeader& header) {
   std::vector<zip::HeaderEntry> ranges;
   for (uint32_t i = 0; i <= header.max_depth; ++i) ranges.push_back({header.levels[i].offset, header.levels[i].size});
   ranges.push_back({header.collection.offset, header.collection.size});
@@ -174,7 +174,7 @@ Result<std::vector<std::string>> FetchRanges(const RangeReader& reader, const st
 }
 
 // Whether a cached `__TACOCAT__` (parts: header, levels, collection) fits `header`.
-bool PartsFit(const io::CachedFile& file, const write::TacocatHeader& header) {
+bool PartsFit(const io::CachedFile& file, const format::TacocatHeader& header) {
   const std::vector<zip::HeaderEntry> ranges = Ranges(header);
   if (file.parts.size() != ranges.size() + 1) return false;
   for (size_t i = 0; i < ranges.size(); ++i) {
@@ -214,7 +214,7 @@ Result<int> TacocatMaxDepth(const std::string& collection_json, const std::strin
       return Status::Corruption(name + ": taco:pit_schema hierarchy key '" + key + "' is not a level number");
     }
     const int depth = std::stoi(key);
-    if (depth > write::kTacocatMaxLevels - 1) {
+    if (depth > format::kTacocatMaxLevels - 1) {
       return Status::Corruption(name + ": taco:pit_schema names level " + key + " (at most 5)");
     }
     max_depth = std::max(max_depth, depth);
@@ -319,8 +319,8 @@ Result<RemoteLevelFiles> FetchRemoteTacocatFile(const std::string& path, bool us
   std::optional<io::TacocatCacheEntry> cached;
   if (caching) cached = io::LoadTacocatCache(loc.base);
   io::CachedFile* hit = nullptr;
-  if (cached && cached->files.size() == 1 && cached->files[0].name == write::kTacocatFileName &&
-      !cached->files[0].parts.empty() && cached->files[0].parts[0].size() == write::kTacocatHeaderSize) {
+  if (cached && cached->files.size() == 1 && cached->files[0].name == format::kTacocatFileName &&
+      !cached->files[0].parts.empty() && cached->files[0].parts[0].size() == format::kTacocatHeaderSize) {
     hit = &cached->files[0];
   }
 
@@ -328,7 +328,7 @@ Result<RemoteLevelFiles> FetchRemoteTacocatFile(const std::string& path, bool us
   std::string prefix;
   std::optional<io::HttpValidator> live;
   if (loc.http) {
-    const uint64_t prefetch = hit != nullptr ? write::kTacocatHeaderSize : kFilePrefetch;
+    const uint64_t prefetch = hit != nullptr ? format::kTacocatHeaderSize : kFilePrefetch;
     TACO_ASSIGN_OR_RETURN(auto http, io::OpenHttpFile(loc.base, loc.base, prefetch));
     live = http->validator();
     prefix = http->prefix();
@@ -338,14 +338,14 @@ Result<RemoteLevelFiles> FetchRemoteTacocatFile(const std::string& path, bool us
     TACO_ASSIGN_OR_RETURN(reader, OpenVsiFile(loc.base));
     if (hit != nullptr && live && io::SameVersion(hit->validator, *live)) {
       // The validator request was the only one: the header comes from the cache.
-      auto header = write::ParseTacocatHeader(hit->parts[0], reader->size(), loc.base);
+      auto header = format::ParseTacocatHeader(hit->parts[0], reader->size(), loc.base);
       if (header.ok() && PartsFit(*hit, *header)) return FromParts(loc, std::move(hit->parts), /*from_cache=*/true);
     }
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(reader->size(), write::kTacocatHeaderSize));
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(reader->size(), format::kTacocatHeaderSize));
     TACO_ASSIGN_OR_RETURN(prefix, reader->Read(0, n));
   }
-  TACO_ASSIGN_OR_RETURN(write::TacocatHeader header, write::ParseTacocatHeader(prefix, reader->size(), loc.base));
-  const std::string header_bytes = prefix.substr(0, write::kTacocatHeaderSize);
+  TACO_ASSIGN_OR_RETURN(format::TacocatHeader header, format::ParseTacocatHeader(prefix, reader->size(), loc.base));
+  const std::string header_bytes = prefix.substr(0, format::kTacocatHeaderSize);
   if (loc.http && hit != nullptr && io::SameVersion(hit->validator, *live) && hit->parts[0] == header_bytes &&
       PartsFit(*hit, header)) {
     return FromParts(loc, std::move(hit->parts), /*from_cache=*/true);
@@ -359,7 +359,7 @@ Result<RemoteLevelFiles> FetchRemoteTacocatFile(const std::string& path, bool us
   if (caching && live && live->size == reader->size()) {
     io::TacocatCacheEntry entry;
     entry.url = loc.base;
-    entry.files.push_back(io::CachedFile{std::string(write::kTacocatFileName), *live, parts});
+    entry.files.push_back(io::CachedFile{std::string(format::kTacocatFileName), *live, parts});
     (void)io::StoreTacocatCache(entry);  // a cache that cannot be written only costs requests later
   }
   return FromParts(loc, std::move(parts), /*from_cache=*/false);

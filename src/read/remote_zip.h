@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/taco_header.h"
 #include "taco/io.h"
-#include "zip/taco_header.h"
 
 namespace taco {
 

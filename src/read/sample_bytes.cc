@@ -4,10 +4,10 @@
 #include <cstring>
 #include <optional>
 
+#include "format/zip/stored_member.h"
 #include "io/range_stream.h"
 #include "taco/io.h"
 #include "util/exception_guard.h"
-#include "zip/stored_member.h"
 
 namespace taco::read {
 namespace {

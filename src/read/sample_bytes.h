@@ -25,8 +25,8 @@
 #include <string_view>
 #include <vector>
 
+#include "format/zip/stored_member.h"
 #include "read/dataset_state.h"
-#include "zip/stored_member.h"
 
 namespace taco::read {
 

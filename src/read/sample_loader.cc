@@ -9,9 +9,9 @@
 #include <cstring>
 #include <utility>
 
+#include "format/zip/crc32.h"
 #include "read/raster_decode.h"
 #include "taco/io.h"
-#include "zip/crc32.h"
 
 namespace taco {
 namespace {
@@ -169,7 +169,7 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
     }
     return std::optional<std::string>(std::move(path));
   };
-  // What GDAL may do for sample bytes (ext/sample_raster.h): any driver only on the opt-in;
+  // What GDAL may do for sample bytes (gdal/sample_raster.h): any driver only on the opt-in;
   // the network only for a path that is itself remote, or for references of a remote
   // dataset's samples when the user opted in.
   auto access_for = [&](const std::string& gdal_path) {

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "ext/sample_raster.h"
+#include "gdal/sample_raster.h"
 #include "taco/io.h"
 #include "taco/sample_loader.h"
 

@@ -10,12 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "ext/gdal_util.h"
-#include "ext/sample_raster.h"
+#include "format/zip/stored_member.h"
+#include "gdal/gdal_util.h"
+#include "gdal/sample_raster.h"
 #include "read/stats_internal.h"
 #include "taco/cancel.h"
 #include "taco/io.h"
-#include "zip/stored_member.h"
 
 namespace taco::read {
 namespace {
@@ -128,7 +128,7 @@ Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const Sta
   for (size_t i = 0; i < rows.gdal_paths.size(); ++i) {
     const std::string& path = rows.gdal_paths[i];
     TACO_RETURN_IF_ERROR(CheckMember(ds, path, rows.members.at(i), &containers).WithPrefix(where));
-    // Sample bytes are untrusted (ext/sample_raster.h): self-contained formats only unless
+    // Sample bytes are untrusted (gdal/sample_raster.h): self-contained formats only unless
     // the dataset was opened with allow_external_rasters; the network only for a remote path.
     ext::internal::RasterAccess access;
     access.external = ds.allows_external_rasters();

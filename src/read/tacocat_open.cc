@@ -6,13 +6,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "format/tacocat/tacocat_header.h"
 #include "read/path_safety.h"
 #include "read/remote_tacocat.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
 #include "taco/io.h"
 #include "util/json_text.h"
-#include "write/tacocat_internal.h"
 
 namespace taco::read {
 namespace {
@@ -100,10 +100,10 @@ Status OpenSingleFile(Dataset::State& d, const std::string& file, bool use_cache
     return MountRemote(d, std::move(meta));
   }
   TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(file));
-  const size_t n = static_cast<size_t>(std::min<uint64_t>(reader->size(), write::kTacocatHeaderSize));
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(reader->size(), format::kTacocatHeaderSize));
   std::string prefix(n, '\0');
   if (n > 0) TACO_RETURN_IF_ERROR(reader->ReadAt(0, n, prefix.data()));
-  TACO_ASSIGN_OR_RETURN(write::TacocatHeader header, write::ParseTacocatHeader(prefix, reader->size(), d.path));
+  TACO_ASSIGN_OR_RETURN(format::TacocatHeader header, format::ParseTacocatHeader(prefix, reader->size(), d.path));
   TACO_ASSIGN_OR_RETURN(std::string json,
                         reader->Read(header.collection.offset, static_cast<size_t>(header.collection.size)));
   TACO_RETURN_IF_ERROR(ParseCollectionInto(d, json));
@@ -150,15 +150,15 @@ Status OpenTacocat(Dataset::State& state, const OpenOptions& options) {
   const std::string vsi = StripTrailingSlashes(ToVsiPath(StripTrailingSlashes(state.path)));
   std::string base;
   Status st;
-  if (EqualsNoCase(LastComponent(vsi), write::kTacocatFileName)) {
+  if (EqualsNoCase(LastComponent(vsi), format::kTacocatFileName)) {
     base = ParentOf(vsi);
     st = OpenSingleFile(state, vsi, options.use_cache);
-  } else if (EndsWithNoCase(vsi, write::kTacocatDirName)) {
+  } else if (EndsWithNoCase(vsi, format::kTacocatDirName)) {
     base = ParentOf(vsi);
     st = OpenFolder(state, vsi, options.use_cache);
   } else {
     base = vsi;
-    st = OpenFolder(state, vsi + "/" + std::string(write::kTacocatDirName), options.use_cache);
+    st = OpenFolder(state, vsi + "/" + std::string(format::kTacocatDirName), options.use_cache);
   }
   TACO_RETURN_IF_ERROR(st);
   std::string base_path = options.base_path;

@@ -1,5 +1,5 @@
 // Opening TACOCAT datasets (FORMAT §5.1, §5.4): the `.tacocat/` folder and the single
-// `__TACOCAT__` file. Called by Dataset::Open for DatasetFormat::kTacocat.
+// `__TACOCAT__` file. Called by Dataset::Open for a TACOCAT.
 //
 // Contract: fills `state` (collection, levelN_table views over the level Parquets, num_levels).
 // Local files: the level Parquets are read in place. Remote paths (IsRemotePath): the

@@ -49,29 +49,16 @@ std::string GdalVsiExpression(const Dataset::State& s, int level) {
   auto range = [&](int64_t limit) {
     return std::string(read::kCheckedRange) + "(\"internal:offset\", \"internal:size\", " + std::to_string(limit) + ")";
   };
-  auto when_id_ok = [&](const std::string& expr) { return "CASE WHEN " + checked_id + " IS NOT NULL THEN " + expr + " END"; };
-  switch (s.format) {
-    case DatasetFormat::kZip: {
-      const int64_t limit = s.container != nullptr ? static_cast<int64_t>(s.container->size()) : -1;
-      return when_id_ok("'/vsisubfile/' || " + range(limit) + " || " + QuoteString("," + s.vsi_root));
-    }
-    case DatasetFormat::kTacocat:
-    case DatasetFormat::kLegacy:  // vsi_root = the parts' directory, source_file = the part
-      // The base directory of the source ZIPs + internal:source_file (read/tacocat_open.h).
-      return when_id_ok("'/vsisubfile/' || " + range(-1) + " || " + QuoteString("," + s.vsi_root + "/") + " || " +
-                        read::kCheckedSourceFile + "(\"internal:source_file\", " + url + ")");
-    case DatasetFormat::kFolder: {
-      const std::string data = QuoteString(s.vsi_root + "/DATA/");
-      if (level == 0) {
-        return "CASE type WHEN 'FILE' THEN " + data + " || " + checked_id + " WHEN 'FOLDER' THEN " + data + " || " +
-               checked_id + " || '/__meta__' END";
-      }
-      const std::string relative = std::string(read::kCheckedRelativePath) + "(\"internal:relative_path\", " + url + ")";
-      return when_id_ok("CASE type WHEN 'FILE' THEN " + data + " || " + relative + " WHEN 'FOLDER' THEN " + data +
-                        " || " + relative + " || '__meta__' END");
-    }
-  }
-  return "NULL";
+  format::SamplePathSql sql;
+  sql.root = QuoteString(s.vsi_root);
+  // ZIP: the range must lie inside the container; a part's size is not known here.
+  const bool one_container = s.layout->sample_address() == format::SampleAddress::kContainerRange;
+  const int64_t limit = one_container && s.container != nullptr ? static_cast<int64_t>(s.container->size()) : -1;
+  sql.subfile = "'/vsisubfile/' || " + range(limit) + " || ','";
+  sql.id = checked_id;
+  sql.source_file = std::string(read::kCheckedSourceFile) + "(\"internal:source_file\", " + url + ")";
+  sql.relative_path = std::string(read::kCheckedRelativePath) + "(\"internal:relative_path\", " + url + ")";
+  return s.layout->SamplePathExpression(level, sql);
 }
 
 }  // namespace

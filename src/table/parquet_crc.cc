@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "format/zip/crc32.h"
 #include "table/thrift_compact.h"
-#include "zip/crc32.h"
 
 namespace taco::table {
 namespace {

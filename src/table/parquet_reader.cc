@@ -9,12 +9,12 @@
 #include <optional>
 #include <vector>
 
+#include "format/zip/crc32.h"
 #include "table/engine_zstd.h"
 #include "table/parquet_crc.h"
 #include "table/parquet_levels.h"
 #include "table/thrift_compact.h"
 #include "util/json_text.h"
-#include "zip/crc32.h"
 
 namespace taco::table {
 namespace {

@@ -7,11 +7,11 @@
 #include <optional>
 #include <vector>
 
+#include "format/zip/crc32.h"
 #include "table/engine_zstd.h"
 #include "table/page_chunker.h"
 #include "table/parquet_levels.h"
 #include "table/thrift_compact.h"
-#include "zip/crc32.h"
 
 namespace taco::table {
 namespace {

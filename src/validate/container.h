@@ -12,9 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "format/zip/zip_reader.h"
 #include "taco/io.h"
 #include "taco/status.h"
-#include "zip/zip_reader.h"
 
 namespace taco::validate {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/crc32.h"
+#include "format/zip/zip_format.h"
 #include "io/thread_config.h"
 #include "validate/checks.h"
-#include "zip/crc32.h"
-#include "zip/zip_format.h"
 
 namespace taco::validate {
 namespace {

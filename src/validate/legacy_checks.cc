@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "read/legacy_layout.h"
+#include "format/legacy/legacy_layout.h"
 #include "table/engine.h"
 #include "taco/io.h"
 #include "validate/reporter.h"
@@ -21,7 +21,7 @@
 namespace taco::validate {
 namespace {
 
-using read::LegacyHeader;
+using format::LegacyHeader;
 
 std::string N(uint64_t v) { return std::to_string(v); }
 
@@ -72,12 +72,12 @@ struct Checker {
   std::vector<std::string> Tortilla(const RangeReader& reader, uint64_t base, uint64_t length, const std::string& where,
                                     bool top, LegacyHeader* out_header) {
     std::vector<std::string> ids;
-    auto prefix = reader.Read(base, static_cast<size_t>(std::min<uint64_t>(length, read::kLegacyHeaderSize)));
+    auto prefix = reader.Read(base, static_cast<size_t>(std::min<uint64_t>(length, format::kLegacyHeaderSize)));
     if (!prefix.ok()) {
       rep.Add(top ? "legacy-header" : "legacy-nested", where, prefix.status().message(), "a readable header");
       return ids;
     }
-    auto parsed = read::ParseLegacyHeader(*prefix, length, where);
+    auto parsed = format::ParseLegacyHeader(*prefix, length, where);
     if (!parsed.ok()) {
       std::string message = parsed.status().message();
       if (message.rfind(where + ": ", 0) == 0) message = message.substr(where.size() + 2);
@@ -166,7 +166,7 @@ struct Checker {
         continue;
       }
       const uint64_t o = static_cast<uint64_t>(*off), l = static_cast<uint64_t>(*len);
-      if (o < read::kLegacyHeaderSize || o > h.footer_offset || l > h.footer_offset - o) {
+      if (o < format::kLegacyHeaderSize || o > h.footer_offset || l > h.footer_offset - o) {
         rep.Add("legacy-item-range", at, "[" + N(o) + ", +" + N(l) + ")",
                 "inside the pile [200, FO = " + N(h.footer_offset) + ")");
         continue;
@@ -184,7 +184,7 @@ struct Checker {
       Values(t, i, at);
     }
     std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.off < b.off; });
-    uint64_t expect = read::kLegacyHeaderSize;
+    uint64_t expect = format::kLegacyHeaderSize;
     for (const Range& r : ranges) {
       if (r.off < expect && r.off != expect) {
         rep.Add("legacy-item-range", where + " item '" + r.id + "'", "[" + N(r.off) + ", +" + N(r.len) + ")",
@@ -253,22 +253,22 @@ Result<ValidationReport> ValidateLegacy(const std::string& path, const ValidateO
   LegacyHeader h0;
   std::string first_prefix;
   {
-    auto prefix = first->Read(0, static_cast<size_t>(std::min<uint64_t>(first->size(), read::kLegacyHeaderSize)));
+    auto prefix = first->Read(0, static_cast<size_t>(std::min<uint64_t>(first->size(), format::kLegacyHeaderSize)));
     if (prefix.ok()) {
-      auto parsed = read::ParseLegacyHeader(*prefix, first->size(), path);
+      auto parsed = format::ParseLegacyHeader(*prefix, first->size(), path);
       if (parsed.ok()) h0 = *parsed;
     }
   }
-  auto name = read::ParsePartName(path);
+  auto name = format::ParsePartName(path);
   report.format = std::string("legacy ") + (h0.is_taco ? "TACO v1" : "Tortilla") + (h0.p2 ? " P2" : "");
   if (h0.partitions > 1 && name && h0.partitions <= 9999) {
     const int n = static_cast<int>(h0.partitions);
     struct stat st;
-    const bool zero = ::stat(read::FormatPartName(*name, 0).c_str(), &st) == 0 || IsRemotePath(path);
+    const bool zero = ::stat(format::FormatPartName(*name, 0).c_str(), &st) == 0 || IsRemotePath(path);
     const int base = zero ? 0 : 1;
     if (!zero) check.Warn("parts are numbered from 0001 (every writer used 0000)");
     paths.clear();
-    for (int i = 0; i < n; ++i) paths.push_back(read::FormatPartName(*name, i + base));
+    for (int i = 0; i < n; ++i) paths.push_back(format::FormatPartName(*name, i + base));
     report.format += ", " + std::to_string(n) + " parts";
   } else if (h0.partitions > 1) {
     rep.Add("legacy-parts", path, "DP " + N(h0.partitions) + " but the name is not NAME.NNNN.part.EXT",

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "ext/sample_raster.h"
+#include "gdal/sample_raster.h"
 #include "table/parquet_reader.h"
 #include "taco/model.h"
 #include "validate/checks.h"

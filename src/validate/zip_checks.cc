@@ -2,8 +2,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "format/zip/taco_header.h"
 #include "validate/checks.h"
-#include "zip/taco_header.h"
 
 namespace taco::validate {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "taco/log.h"
 #include "taco/writer.h"
-#include "util/atomic_output.h"
 #include "util/exception_guard.h"
+#include "write/atomic_output.h"
 #include "write/outputs.h"
 #include "write/tacocat_internal.h"
 

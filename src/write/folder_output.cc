@@ -6,12 +6,12 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "format/zip/crc32.h"
 #include "io/range_runs.h"
 #include "table/parquet_writer.h"
 #include "util/file_copy.h"
 #include "write/outputs.h"
 #include "write/rebuild_copy.h"
-#include "zip/crc32.h"
 
 namespace taco::write {
 namespace {

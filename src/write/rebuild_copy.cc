@@ -7,9 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "format/zip/crc32.h"
+#include "format/zip/stored_member.h"
 #include "io/range_stream.h"
-#include "zip/crc32.h"
-#include "zip/stored_member.h"
 
 namespace taco::write {
 namespace {

@@ -10,11 +10,11 @@
 #include "table/engine.h"
 #include "table/parquet_writer.h"
 #include "taco/tacocat.h"
-#include "util/atomic_output.h"
+#include "util/exception_guard.h"
 #include "util/file_copy.h"
 #include "util/sql_union.h"
+#include "write/atomic_output.h"
 #include "write/tacocat_internal.h"
-#include "util/exception_guard.h"
 
 namespace taco {
 namespace write {

@@ -11,10 +11,10 @@
 
 #include "model/metadata.h"
 #include "taco/tacocat.h"
-#include "util/atomic_output.h"
-#include "util/file_copy.h"
-#include "write/tacocat_internal.h"
 #include "util/exception_guard.h"
+#include "util/file_copy.h"
+#include "write/atomic_output.h"
+#include "write/tacocat_internal.h"
 
 namespace taco {
 namespace write {

@@ -1,9 +1,9 @@
 // WriteZip: a TACO ZIP in the upstream member order (FORMAT §1.1, §1.5, §12).
+#include "format/zip/zip_writer.h"
 #include "io/range_runs.h"
 #include "table/parquet_writer.h"
 #include "write/metadata_columns.h"
 #include "write/outputs.h"
-#include "zip/zip_writer.h"
 
 namespace taco::write {
 namespace {

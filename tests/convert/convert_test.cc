@@ -10,11 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include "format/zip/zip_writer.h"
 #include "support/paths.h"
 #include "table/engine.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
-#include "zip/zip_writer.h"
 
 namespace taco {
 namespace {

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/zip_reader.h"
 #include "support/paths.h"
 #include "support/zip_image.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
 #include "taco/writer.h"
-#include "zip/zip_reader.h"
 
 namespace taco {
 namespace {

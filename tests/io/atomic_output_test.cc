@@ -1,5 +1,5 @@
 // AtomicOutput: outputs appear whole at the final path or not at all.
-#include "util/atomic_output.h"
+#include "write/atomic_output.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "format/zip/stored_member.h"
 #include "reliability/reliability_util.h"
 #include "taco/validate.h"
-#include "zip/stored_member.h"
 
 namespace taco {
 namespace {

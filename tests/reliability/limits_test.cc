@@ -9,12 +9,12 @@
 #include <cstring>
 #include <string>
 
+#include "format/zip/taco_header.h"
+#include "format/zip/zip_format.h"
+#include "format/zip/zip_reader.h"
 #include "reliability/reliability_util.h"
 #include "table/engine.h"
 #include "util/limits.h"
-#include "zip/taco_header.h"
-#include "zip/zip_format.h"
-#include "zip/zip_reader.h"
 
 namespace taco {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/stored_member.h"
 #include "reliability/reliability_util.h"
-#include "zip/stored_member.h"
 
 namespace taco {
 namespace {

@@ -9,11 +9,11 @@
 #include <vector>
 #include <string>
 
+#include "format/zip/crc32.h"
 #include "reliability/reliability_util.h"
 #include "table/parquet_crc.h"
 #include "table/thrift_compact.h"
 #include "taco/validate.h"
-#include "zip/crc32.h"
 
 namespace taco {
 namespace {

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "format/zip/crc32.h"
 #include "support/paths.h"
 #include "taco/dataset.h"
-#include "zip/crc32.h"
 
 namespace taco::reliability {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/zip_reader.h"
 #include "remote_env.h"
 #include "taco/io.h"
-#include "zip/zip_reader.h"
 
 namespace taco::testing {
 namespace {

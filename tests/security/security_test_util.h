@@ -11,13 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "format/zip/zip_reader.h"
+#include "format/zip/zip_writer.h"
 #include "support/paths.h"
 #include "table/engine.h"
 #include "taco/io.h"
 #include "taco/model.h"
 #include "taco/writer.h"
-#include "zip/zip_reader.h"
-#include "zip/zip_writer.h"
 
 namespace taco::sectest {
 

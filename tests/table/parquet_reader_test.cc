@@ -10,11 +10,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "format/zip/zip_reader.h"
 #include "support/flat_tables.h"
 #include "support/paths.h"
 #include "table/parquet_writer.h"
 #include "taco/io.h"
-#include "zip/zip_reader.h"
 
 namespace taco::table {
 namespace {

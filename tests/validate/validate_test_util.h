@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "format/zip/zip_reader.h"
+#include "format/zip/zip_writer.h"
 #include "support/paths.h"
 #include "table/engine.h"
 #include "taco/io.h"
 #include "taco/model.h"
 #include "taco/validate.h"
 #include "taco/writer.h"
-#include "zip/zip_reader.h"
-#include "zip/zip_writer.h"
 
 namespace taco::vtest {
 

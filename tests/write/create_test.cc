@@ -6,14 +6,14 @@
 #include <filesystem>
 #include <map>
 
+#include "format/zip/taco_header.h"
+#include "format/zip/zip_reader.h"
 #include "support/paths.h"
 #include "table/engine.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
 #include "taco/model.h"
 #include "taco/writer.h"
-#include "zip/taco_header.h"
-#include "zip/zip_reader.h"
 
 namespace taco {
 namespace {

@@ -1,4 +1,4 @@
-#include "zip/taco_header.h"
+#include "format/zip/taco_header.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/zip_format.h"
 #include "support/paths.h"
 #include "taco/io.h"
-#include "zip/zip_format.h"
 
 namespace taco::zip {
 namespace {

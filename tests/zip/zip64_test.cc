@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/taco_header.h"
+#include "format/zip/zip_format.h"
+#include "format/zip/zip_reader.h"
+#include "format/zip/zip_writer.h"
 #include "support/paths.h"
 #include "taco/io.h"
-#include "zip/taco_header.h"
-#include "zip/zip_format.h"
-#include "zip/zip_reader.h"
-#include "zip/zip_writer.h"
 #include "zip_test_util.h"
 #include "support/status_assert.h"
 

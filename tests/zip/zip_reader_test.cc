@@ -1,14 +1,14 @@
-#include "zip/zip_reader.h"
+#include "format/zip/zip_reader.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "format/zip/taco_header.h"
+#include "format/zip/zip_format.h"
 #include "support/paths.h"
 #include "taco/io.h"
-#include "zip/taco_header.h"
-#include "zip/zip_format.h"
 #include "zip_test_util.h"
 #include "support/status_assert.h"
 

@@ -1,4 +1,4 @@
-#include "zip/zip_writer.h"
+#include "format/zip/zip_writer.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "format/zip/crc32.h"
+#include "format/zip/taco_header.h"
+#include "format/zip/zip_format.h"
+#include "format/zip/zip_reader.h"
 #include "support/paths.h"
 #include "taco/io.h"
-#include "zip/crc32.h"
-#include "zip/taco_header.h"
-#include "zip/zip_format.h"
-#include "zip/zip_reader.h"
 #include "zip_test_util.h"
 #include "support/status_assert.h"
 

@@ -1,10 +1,10 @@
-#include "zip/stored_member.h"
+#include "format/zip/stored_member.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "zip/crc32.h"
-#include "zip/zip_format.h"
+#include "format/zip/crc32.h"
+#include "format/zip/zip_format.h"
 
 namespace taco::zip {
 namespace {

@@ -15,8 +15,8 @@
 // removed, so a failed write never leaves a file behind.
 //
 // Thread-safety: none; one thread at a time.
-#ifndef TACO_ZIP_ZIP_WRITER_H_
-#define TACO_ZIP_ZIP_WRITER_H_
+#ifndef TACO_FORMAT_ZIP_ZIP_WRITER_H_
+#define TACO_FORMAT_ZIP_ZIP_WRITER_H_
 
 #include <cstdint>
 #include <memory>
@@ -25,9 +25,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "format/zip/taco_header.h"
 #include "taco/io.h"
 #include "taco/status.h"
-#include "zip/taco_header.h"
 
 namespace taco::zip {
 
@@ -131,4 +131,4 @@ class ZipWriter {
 
 }  // namespace taco::zip
 
-#endif  // TACO_ZIP_ZIP_WRITER_H_
+#endif  // TACO_FORMAT_ZIP_ZIP_WRITER_H_

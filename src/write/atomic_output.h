@@ -24,8 +24,8 @@
 //  * Destroying an uncommitted AtomicOutput removes the temporary (file or whole tree) and the
 //    parent directories Begin() created, if they are empty. A committed one does nothing.
 //  * Not thread-safe; one writer owns it (the registry itself is thread-safe).
-#ifndef TACO_SRC_UTIL_ATOMIC_OUTPUT_H_
-#define TACO_SRC_UTIL_ATOMIC_OUTPUT_H_
+#ifndef TACO_SRC_WRITE_ATOMIC_OUTPUT_H_
+#define TACO_SRC_WRITE_ATOMIC_OUTPUT_H_
 
 #include <memory>
 #include <string>
@@ -89,4 +89,4 @@ std::string TemporaryOwnerTag();
 
 }  // namespace taco
 
-#endif  // TACO_SRC_UTIL_ATOMIC_OUTPUT_H_
+#endif  // TACO_SRC_WRITE_ATOMIC_OUTPUT_H_

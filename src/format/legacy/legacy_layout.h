@@ -9,8 +9,8 @@
 //  * Checks made here: size >= 200, 200 <= FO, FO + FL <= size, CO + CL <= size (TACO).
 //    Footer magic, CO == FO + FL and the free bytes are the caller's (warnings or rules).
 //  * EncodeLegacyHeader() writes P3 only (the spec layout), free bytes zero.
-#ifndef TACO_READ_LEGACY_LAYOUT_H_
-#define TACO_READ_LEGACY_LAYOUT_H_
+#ifndef TACO_FORMAT_LEGACY_LEGACY_LAYOUT_H_
+#define TACO_FORMAT_LEGACY_LEGACY_LAYOUT_H_
 
 #include <cstdint>
 #include <optional>
@@ -20,7 +20,7 @@
 
 #include "taco/status.h"
 
-namespace taco::read {
+namespace taco::format {
 
 inline constexpr size_t kLegacyHeaderSize = 200;
 inline constexpr size_t kLegacyPrototypeHeaderSize = 50;
@@ -64,6 +64,6 @@ struct PartName {
 std::optional<PartName> ParsePartName(std::string_view path);
 std::string FormatPartName(const PartName& name, int number);
 
-}  // namespace taco::read
+}  // namespace taco::format
 
-#endif  // TACO_READ_LEGACY_LAYOUT_H_
+#endif  // TACO_FORMAT_LEGACY_LEGACY_LAYOUT_H_

@@ -1,5 +1,5 @@
 // RewriteZipMetadataInPlace (see zip_inplace.h).
-#include "legacy/zip_inplace.h"
+#include "edit/zip_inplace.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,14 +10,14 @@
 #include <functional>
 #include <unordered_map>
 
+#include "format/zip/crc32.h"
+#include "format/zip/taco_header.h"
+#include "format/zip/zip_format.h"
+#include "format/zip/zip_reader.h"
 #include "table/engine.h"
 #include "table/parquet_writer.h"
 #include "write/metadata_columns.h"
 #include "write/outputs.h"
-#include "zip/crc32.h"
-#include "zip/taco_header.h"
-#include "zip/zip_format.h"
-#include "zip/zip_reader.h"
 
 namespace taco::legacy {
 namespace {

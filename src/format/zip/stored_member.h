@@ -23,8 +23,8 @@
 //    nothing (legacy BLOB files have no member names). Corruption "<what>: the ZIP member at
 //    offset N is 'DATA/tile_01/b.tif', not the sample's 'DATA/tile_00/b.tif' (a wrong
 //    internal:offset in the metadata)".
-#ifndef TACO_ZIP_STORED_MEMBER_H_
-#define TACO_ZIP_STORED_MEMBER_H_
+#ifndef TACO_FORMAT_ZIP_STORED_MEMBER_H_
+#define TACO_FORMAT_ZIP_STORED_MEMBER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -107,4 +107,4 @@ Result<LocalHeaderInfo> ReadNamedLocalHeader(const RangeReader& zip, uint64_t of
                                              const MemberName& expected, const std::string& what);
 }  // namespace taco::zip
 
-#endif  // TACO_ZIP_STORED_MEMBER_H_
+#endif  // TACO_FORMAT_ZIP_STORED_MEMBER_H_

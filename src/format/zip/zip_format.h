@@ -4,8 +4,8 @@
 // Only what taco-cpp writes and reads is named here: local file headers, central directory
 // headers, the classic end-of-central-directory record, the ZIP64 EOCD record and locator,
 // and the ZIP64 extended-information extra field (id 0x0001).
-#ifndef TACO_ZIP_ZIP_FORMAT_H_
-#define TACO_ZIP_ZIP_FORMAT_H_
+#ifndef TACO_FORMAT_ZIP_ZIP_FORMAT_H_
+#define TACO_FORMAT_ZIP_ZIP_FORMAT_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -79,4 +79,4 @@ inline void AppendU64(std::string& out, uint64_t v) {
 
 }  // namespace taco::zip
 
-#endif  // TACO_ZIP_ZIP_FORMAT_H_
+#endif  // TACO_FORMAT_ZIP_ZIP_FORMAT_H_

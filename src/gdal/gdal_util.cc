@@ -1,4 +1,4 @@
-#include "ext/gdal_util.h"
+#include "gdal/gdal_util.h"
 
 #include <cstring>
 #include <mutex>

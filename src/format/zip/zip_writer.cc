@@ -1,4 +1,4 @@
-#include "zip/zip_writer.h"
+#include "format/zip/zip_writer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,9 +12,9 @@
 #include <system_error>
 #include <thread>
 
+#include "format/zip/crc32.h"
+#include "format/zip/zip_format.h"
 #include "io/range_stream.h"
-#include "zip/crc32.h"
-#include "zip/zip_format.h"
 
 namespace taco::zip {
 namespace {

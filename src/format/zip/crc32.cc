@@ -1,6 +1,6 @@
 // Crc32(): zlib's table CRC, or carry-less multiplication where the CPU has it (x86-64
 // PCLMULQDQ + SSE4.1, checked at run time); the same results either way.
-#include "zip/crc32.h"
+#include "format/zip/crc32.h"
 
 #include <zlib.h>
 

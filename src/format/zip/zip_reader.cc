@@ -1,10 +1,10 @@
-#include "zip/zip_reader.h"
+#include "format/zip/zip_reader.h"
 
 #include <algorithm>
 #include <numeric>
 
+#include "format/zip/zip_format.h"
 #include "util/limits.h"
-#include "zip/zip_format.h"
 
 namespace taco::zip {
 namespace {

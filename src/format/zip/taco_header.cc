@@ -1,9 +1,9 @@
-#include "zip/taco_header.h"
+#include "format/zip/taco_header.h"
 
 #include <algorithm>
 
+#include "format/zip/zip_format.h"
 #include "util/limits.h"
-#include "zip/zip_format.h"
 
 namespace taco::zip {
 namespace {

@@ -1,4 +1,4 @@
-#include "util/atomic_output.h"
+#include "write/atomic_output.h"
 
 #include "taco/writer.h"
 

@@ -11,7 +11,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "legacy/zip_inplace.h"
+#include "edit/zip_inplace.h"
 #include "table/engine.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"

@@ -1,7 +1,7 @@
 // Internal GDAL helpers for the extensions and the demo synthesiser: one-time driver
 // registration, quiet error capture, raster opening, and little-endian ISO WKB writers.
-#ifndef TACO_SRC_EXT_GDAL_UTIL_H_
-#define TACO_SRC_EXT_GDAL_UTIL_H_
+#ifndef TACO_SRC_GDAL_GDAL_UTIL_H_
+#define TACO_SRC_GDAL_GDAL_UTIL_H_
 
 #include <array>
 #include <memory>
@@ -35,7 +35,7 @@ struct DatasetCloser {
 using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 
 // True for the InvalidArgument "<path>: GDAL cannot open it as a raster: <why>" of
-// OpenRaster / OpenSampleRaster (ext/sample_raster.h).
+// OpenRaster / OpenSampleRaster (gdal/sample_raster.h).
 bool IsNotARaster(const Status& status);
 
 // The footprint of a raster in its own CRS: the pixel corners (0,0), (0,rows), (cols,rows),
@@ -55,4 +55,4 @@ std::string WkbPolygon(const std::vector<std::pair<double, double>>& ring);
 
 }  // namespace taco::ext::internal
 
-#endif  // TACO_SRC_EXT_GDAL_UTIL_H_
+#endif  // TACO_SRC_GDAL_GDAL_UTIL_H_

@@ -1,10 +1,10 @@
 // Legacy BLOB header layouts (see legacy_layout.h, spec/LEGACY.md §2.3).
-#include "read/legacy_layout.h"
+#include "format/legacy/legacy_layout.h"
 
 #include <cctype>
 #include <cstdio>
 
-namespace taco::read {
+namespace taco::format {
 namespace {
 
 uint64_t U64At(std::string_view b, size_t at) {
@@ -163,4 +163,4 @@ std::string FormatPartName(const PartName& name, int number) {
   return name.stem + digits + name.suffix;
 }
 
-}  // namespace taco::read
+}  // namespace taco::format

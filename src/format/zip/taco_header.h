@@ -8,8 +8,8 @@
 // Errors (all Corruption): "<name>: not a TACO ZIP: <why>" when the bytes are not a TACO
 // ZIP at all (too short, no local header at 0, another entry name), and
 // "<name>: malformed TACO_HEADER: <why>" when the entry is there but its content is wrong.
-#ifndef TACO_ZIP_TACO_HEADER_H_
-#define TACO_ZIP_TACO_HEADER_H_
+#ifndef TACO_FORMAT_ZIP_TACO_HEADER_H_
+#define TACO_FORMAT_ZIP_TACO_HEADER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -65,4 +65,4 @@ Result<TacoHeader> ReadTacoHeader(const RangeReader& reader);
 
 }  // namespace taco::zip
 
-#endif  // TACO_ZIP_TACO_HEADER_H_
+#endif  // TACO_FORMAT_ZIP_TACO_HEADER_H_

@@ -12,8 +12,8 @@
 // Errors: Corruption "<reader name>: <what is wrong>" for every malformed structure (no
 // EOCD, directory outside the file, truncated or inconsistent headers, ...), NotSupported
 // for multi-disk archives, and the reader's own errors.
-#ifndef TACO_ZIP_ZIP_READER_H_
-#define TACO_ZIP_ZIP_READER_H_
+#ifndef TACO_FORMAT_ZIP_ZIP_READER_H_
+#define TACO_FORMAT_ZIP_ZIP_READER_H_
 
 #include <cstdint>
 #include <string>
@@ -44,4 +44,4 @@ Result<std::vector<ZipEntry>> ReadCentralDirectory(const RangeReader& reader, bo
 
 }  // namespace taco::zip
 
-#endif  // TACO_ZIP_ZIP_READER_H_
+#endif  // TACO_FORMAT_ZIP_ZIP_READER_H_

@@ -4,8 +4,8 @@
 // payload and its local-header CRC rewritten with one pwrite, fsync. Data members stay where
 // they are (their ranges are looked up in the central directory by archive path and must
 // have the sizes the Taco says). `on_step` (may be empty) is called before each step.
-#ifndef TACO_LEGACY_ZIP_INPLACE_H_
-#define TACO_LEGACY_ZIP_INPLACE_H_
+#ifndef TACO_EDIT_ZIP_INPLACE_H_
+#define TACO_EDIT_ZIP_INPLACE_H_
 
 #include <functional>
 #include <string>
@@ -21,4 +21,4 @@ Status RewriteZipMetadataInPlace(const std::string& path, const Taco& taco,
 
 }  // namespace taco::legacy
 
-#endif  // TACO_LEGACY_ZIP_INPLACE_H_
+#endif  // TACO_EDIT_ZIP_INPLACE_H_

@@ -28,16 +28,15 @@
 // call OpenRaster: they read the user's own input files, not a stranger's, so a config
 // option is enough there (TACO_ALLOW_EXTERNAL_RASTERS, set by `taco --allow-external-rasters`),
 // and its default keeps a dataset from being built out of samples its readers would refuse.
-// This lives in ext/ beside gdal_util (the GDAL helpers; io/ has no GDAL driver code): the
-// extensions need it, and read/ (which already included ext/gdal_util.h) and validate/ sit
-// above ext/ in DESIGN §3, so no layer rule bends.
+// This lives in gdal/ beside gdal_util (the GDAL helpers; io/ has no GDAL driver code), below
+// ext/, read/ and validate/, which all call it.
 //
 // Errors: InvalidArgument "<path>: GDAL cannot open it as a raster: <why>" (IsNotARaster()
 // recognises it); for bytes of a referencing format that `access` does not allow, the why
 // names the format and the opt-in (OpenOptions::allow_external_rasters,
 // --allow-external-rasters).
-#ifndef TACO_SRC_EXT_SAMPLE_RASTER_H_
-#define TACO_SRC_EXT_SAMPLE_RASTER_H_
+#ifndef TACO_SRC_GDAL_SAMPLE_RASTER_H_
+#define TACO_SRC_GDAL_SAMPLE_RASTER_H_
 
 #include <memory>
 #include <optional>
@@ -45,7 +44,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ext/gdal_util.h"
+#include "gdal/gdal_util.h"
 #include "taco/status.h"
 
 namespace taco::ext::internal {
@@ -103,4 +102,4 @@ std::optional<std::string> ReferencingFormat(std::string_view head, const std::s
 
 }  // namespace taco::ext::internal
 
-#endif  // TACO_SRC_EXT_SAMPLE_RASTER_H_
+#endif  // TACO_SRC_GDAL_SAMPLE_RASTER_H_

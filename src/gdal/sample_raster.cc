@@ -1,4 +1,4 @@
-#include "ext/sample_raster.h"
+#include "gdal/sample_raster.h"
 
 #include <atomic>
 #include <cctype>

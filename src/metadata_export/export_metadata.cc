@@ -12,8 +12,8 @@
 #include "model/wkb.h"
 #include "table/engine.h"
 #include "taco/metadata_export.h"
-#include "util/atomic_output.h"
 #include "util/file_copy.h"
+#include "write/atomic_output.h"
 
 namespace taco {
 namespace {

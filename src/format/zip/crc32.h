@@ -2,8 +2,8 @@
 //
 // Crc32Zeros() gives the CRC of N zero bytes in O(log N) time, so the CRC of a sparse file's
 // holes can be folded in with Crc32Combine() without reading them.
-#ifndef TACO_ZIP_CRC32_H_
-#define TACO_ZIP_CRC32_H_
+#ifndef TACO_FORMAT_ZIP_CRC32_H_
+#define TACO_FORMAT_ZIP_CRC32_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -21,4 +21,4 @@ uint32_t Crc32Zeros(uint64_t n);
 
 }  // namespace taco::zip
 
-#endif  // TACO_ZIP_CRC32_H_
+#endif  // TACO_FORMAT_ZIP_CRC32_H_
