@@ -15,19 +15,21 @@ import sys
 LAYERS = """
 util     -
 io       util
-zip      *
 format   util io           ! gdal cpl_ ogr curl/
 table    *
 model    *
+gdal     *
 ext      *
 write    *
 read     *
 legacy   *
+edit     *
+metadata_export *
 validate *
 publish  *
 """
 DUCKDB_LAYER = "table"
-FRONTS = ("cli", "python/src", "include/taco")
+FRONTS = ("cli", "python/src", "include/taco", "capi")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 
