@@ -44,8 +44,10 @@ struct MemberResolver::Zip {
     return "";
   }
 
-  // The data offset of `m` from its local header (30 bytes, then name and extra lengths).
-  std::string DataOffset(Member& m) {
+  // The data offset of `m` from its local header, which must agree with the central
+  // directory: the same name and, when the local header states it (no data descriptor, no
+  // ZIP64), the same size. Else the ZIP is damaged and the member is not served.
+  std::string DataOffset(Member& m, std::string_view archive_path) {
     if (m.data >= 0) return "";
     unsigned char h[30];
     if (m.lfh > reader->size() || reader->size() - m.lfh < sizeof(h)) return "a local header lies outside " + name;
@@ -56,6 +58,16 @@ struct MemberResolver::Zip {
     }
     const uint64_t name_len = h[26] | (uint64_t{h[27]} << 8);
     const uint64_t extra_len = h[28] | (uint64_t{h[29]} << 8);
+    const bool descriptor = (h[6] & 0x08) != 0;
+    const uint64_t local_size = h[18] | (uint64_t{h[19]} << 8) | (uint64_t{h[20]} << 16) | (uint64_t{h[21]} << 24);
+    std::string local_name(name_len, '\0');
+    if (name_len > 0 && !reader->ReadAt(m.lfh + 30, name_len, local_name.data()).ok()) local_name.clear();
+    const std::string damaged = name + " is damaged: the central directory and the local header of '" +
+                                std::string(archive_path) + "' disagree";
+    if (local_name != archive_path) return damaged + " (the local header names '" + local_name + "')";
+    if (!descriptor && local_size != 0xFFFFFFFFu && local_size != m.size) {
+      return damaged + " (size " + std::to_string(m.size) + " against " + std::to_string(local_size) + ")";
+    }
     m.data = static_cast<int64_t>(m.lfh + 30 + name_len + extra_len);
     return "";
   }
@@ -135,7 +147,7 @@ std::string MemberResolver::Resolve(int64_t offset, int64_t size, std::string_vi
     *range = std::to_string(offset) + "_" + std::to_string(size);
     return "";
   }
-  std::string error = zip->DataOffset(m);
+  std::string error = zip->DataOffset(m, archive_path);
   if (!error.empty()) return error;
   if (m.data < 0 || static_cast<uint64_t>(m.data) > zip->reader->size() ||
       zip->reader->size() - static_cast<uint64_t>(m.data) < m.size) {

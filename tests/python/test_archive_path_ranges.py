@@ -148,3 +148,23 @@ def test_a_missing_member_is_refused_not_served(shifted, taco_cli, tmp_path):
     r = taco_cli("sql", path, 'SELECT "internal:gdal_vsi" FROM level1', "--format", "csv")
     assert r.returncode == 2, r.stdout
     assert "has no member named 'DATA/" in r.stderr and "/nope.tif'" in r.stderr, r.stderr
+
+
+def test_a_central_directory_that_disagrees_with_the_local_header_is_refused(shifted, taco_cli, tmp_path):
+    """The range is looked up in the central directory: one whose entry's size was damaged
+    must not hand out that size (found by the mutation campaign) — the query fails, naming
+    the member, as `validate` does."""
+    import struct
+
+    control, _ = shifted
+    data = bytearray(control.read_bytes())
+    name = b"DATA/tile_1/image.tif"
+    at = data.rfind(b"PK\x01\x02", 0, data.rfind(name))  # the central directory entry of `name`
+    assert at > 0 and data[at + 46:at + 46 + len(name)] == name
+    size = struct.unpack_from("<I", data, at + 20)[0]
+    struct.pack_into("<I", data, at + 20, size + 8)
+    path = tmp_path / "ds.tacozip"
+    path.write_bytes(bytes(data))
+    r = taco_cli("sql", path, 'SELECT "internal:gdal_vsi" FROM level1', "--format", "csv")
+    assert r.returncode == 2, r.stdout
+    assert "the central directory and the local header of 'DATA/tile_1/image.tif' disagree" in r.stderr, r.stderr
