@@ -119,6 +119,8 @@ std::string_view IdOfArchivePath(std::string_view path) {
 
 std::string MemberResolver::Resolve(int64_t offset, int64_t size, std::string_view archive_path,
                                     std::string_view container, std::string_view id, std::string* range) {
+  // The id rule first, so that a bad id is refused in the words of the other guards.
+  if (std::string bad = StoredIdProblem(id, false); !bad.empty()) return bad;
   if (IdOfArchivePath(archive_path) != id) {
     return "the stored path of sample '" + std::string(id) + "' is '" + std::string(archive_path) +
            "', which names another sample";
