@@ -10,8 +10,9 @@
 //    "<offset>_<size>" of the member named `archive_path` ("DATA/a/b.tif", "DATA/a/__meta__")
 //    in the ZIP `container` ("" = the dataset's own ZIP, else a TACOCAT part's local path);
 //    the stored (offset, size) when they are that member's, else the member's real range
-//    (logged once per container as a warning). Otherwise a sentence saying what is wrong:
-//    the range leaves the ZIP, no member has that name, or `id` is not the path's last part.
+//    (logged once per container at the verbose level). Otherwise a sentence saying what is
+//    wrong: `id` breaks the id rule or is not the path's last part, no member has that
+//    name, or the central directory and the member's local header disagree (a damaged ZIP).
 //  * Cost: the first row of a container reads its central directory (two reads at the end
 //    of the file, none of the samples' bytes); every row is then a hash lookup, with no read
 //    unless the stored range is not the member's (then its local header: one small read).
