@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "table/engine.h"
+#include "table/parquet_crc.h"
 #include "taco/dataset.h"
 #include "taco/validate.h"
 #include "taco/value.h"
@@ -79,6 +80,12 @@ void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep,
                      const std::function<void(uint64_t done, uint64_t total)>& progress = {});
 
 void CheckHeaderPairs(const ZipContainer& zip, const ZipHeaderInfo& header, int level_members, Reporter& rep);
+
+// parquet-crc at `where`: a page CRC-32 mismatch in `pages` (the Status of
+// table::VerifyParquetPageCrcs of the file named `file_name`), or a footer or page header
+// that cannot be walked (table::ParquetDamage). True when a mismatch was reported.
+bool ReportParquetPages(const Result<table::PageCrcSummary>& pages, const std::string& file_name,
+                        const std::string& where, Reporter& rep);
 
 Tree CheckLevels(const std::vector<Table>& levels, bool zip, Reporter& rep);
 

@@ -158,4 +158,19 @@ void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep,
   if (progress) progress(total, total);
 }
 
+bool ReportParquetPages(const Result<table::PageCrcSummary>& pages, const std::string& file_name,
+                        const std::string& where, Reporter& rep) {
+  if (!pages.ok()) {
+    const std::string& why = pages.status().message();
+    const std::string prefix = file_name + ": ";
+    rep.Add("parquet-crc", where, why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why,
+            "pages that match their stored CRC-32");
+    return true;
+  }
+  if (std::string damage = table::ParquetDamage(*pages, file_name); !damage.empty()) {
+    rep.Add("parquet-crc", where, damage, "a Parquet footer and page headers that can be walked");
+  }
+  return false;
+}
+
 }  // namespace taco::validate

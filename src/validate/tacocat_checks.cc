@@ -181,15 +181,7 @@ void CheckSources(const ordered_json& c, const std::vector<std::string>& sources
 // damaged footer field: issue 29.5).
 void CheckIndexParquets(const std::string& path, Reporter& rep) {
   auto check = [&](std::string_view bytes, const std::string& where) {
-    Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(bytes, where);
-    if (!pages.ok()) {
-      const std::string& why = pages.status().message();
-      const std::string prefix = where + ": ";
-      rep.Add("parquet-crc", where, why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why,
-              "pages that match their stored CRC-32");
-    } else if (std::string damage = table::ParquetDamage(*pages, where); !damage.empty()) {
-      rep.Add("parquet-crc", where, damage, "a Parquet footer and page headers that can be walked");
-    }
+    ReportParquetPages(table::VerifyParquetPageCrcs(bytes, where), where, where, rep);
   };
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {

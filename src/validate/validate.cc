@@ -58,16 +58,8 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
     }
     auto reader = container.OpenMember(LevelMember(i));
     if (reader.ok()) {  // FOLDER levels have no other checksum; a ZIP's are also member-crc checked
-      Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(**reader);
-      if (!pages.ok()) {
-        const std::string& why = pages.status().message();
-        const std::string prefix = (*reader)->name() + ": ";
-        rep.Add("parquet-crc", LevelMember(i), why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why,
-                "pages that match their stored CRC-32");
+      if (ReportParquetPages(table::VerifyParquetPageCrcs(**reader), (*reader)->name(), LevelMember(i), rep)) {
         return out;
-      }
-      if (std::string damage = table::ParquetDamage(*pages, (*reader)->name()); !damage.empty()) {
-        rep.Add("parquet-crc", LevelMember(i), damage, "a Parquet footer and page headers that can be walked");
       }
     }
     Result<Table> table = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());

@@ -13,6 +13,7 @@ import pytest
 import taco_cpp
 from taco_cpp import Field, Sample, Taco, Tortilla
 from conftest import COLLECTION
+from thrift_compact import varint, zigzag
 
 N = 20_000
 
@@ -77,17 +78,6 @@ def test_levels_have_content_defined_pages(written, tmp_path):
         assert _count_pages(raw, start, start + chunk.total_compressed_size) >= 3
 
 
-def _varint(b: bytes, i: int):
-    shift = v = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7F) << shift
-        shift += 7
-        if c < 0x80:
-            return v, i
-
-
 def _skip_struct(b: bytes, i: int):
     """Reads a Thrift compact struct from i; returns (fields {id: int value}, end)."""
     fields, last = {}, 0
@@ -100,8 +90,8 @@ def _skip_struct(b: bytes, i: int):
         if delta:
             fid = last + delta
         else:
-            z, i = _varint(b, i)
-            fid = (z >> 1) ^ -(z & 1)
+            z, i = varint(b, i)
+            fid = zigzag(z)
         last = fid
         if t in (1, 2):  # bool
             fields[fid] = t == 1
@@ -110,10 +100,10 @@ def _skip_struct(b: bytes, i: int):
                 fields[fid] = b[i]
                 i += 1
             else:
-                z, i = _varint(b, i)
-                fields[fid] = (z >> 1) ^ -(z & 1)
+                z, i = varint(b, i)
+                fields[fid] = zigzag(z)
         elif t == 8:  # binary
-            n, i = _varint(b, i)
+            n, i = varint(b, i)
             i += n
         elif t == 12:
             _, i = _skip_struct(b, i)

@@ -9,17 +9,7 @@ import struct
 import pytest
 
 import taco_cpp
-
-
-def _varint(b: bytes, pos: int):
-    out = shift = 0
-    while True:
-        x = b[pos]
-        pos += 1
-        out |= (x & 0x7F) << shift
-        shift += 7
-        if not x & 0x80:
-            return out, pos
+from thrift_compact import varint, zigzag
 
 
 def num_values_position(parquet: bytes) -> int:
@@ -38,18 +28,18 @@ def num_values_position(parquet: bytes) -> int:
         if t in (4, 5, 6):
             if path == [4, 0, 1, 0, 3, 5] and not found:
                 found.append(pos)
-            return _varint(parquet, pos)[1]
+            return varint(parquet, pos)[1]
         if t == 7:
             return pos + 8
         if t == 8:
-            n, pos = _varint(parquet, pos)
+            n, pos = varint(parquet, pos)
             return pos + n
         if t in (9, 10):
             h = parquet[pos]
             pos += 1
             n, et = h >> 4, h & 15
             if n == 15:
-                n, pos = _varint(parquet, pos)
+                n, pos = varint(parquet, pos)
             for i in range(n):
                 pos = skip(et, pos, path + [i])
             return pos
@@ -68,8 +58,8 @@ def num_values_position(parquet: bytes) -> int:
             if delta:
                 fid = last + delta
             else:
-                raw, pos = _varint(parquet, pos)
-                fid = (raw >> 1) ^ -(raw & 1)
+                raw, pos = varint(parquet, pos)
+                fid = zigzag(raw)
             last = fid
             pos = skip(t, pos, path + [fid])
 
