@@ -107,17 +107,16 @@ Value Centroid(std::mt19937_64& rng) {
 
 Table Empty() {
   Table t;
-  for (auto [name, type] : std::vector<std::pair<std::string, DataType>>{
-           {"id", DataType::String()},
-           {"type", DataType::String()},
-           {"label", DataType::String()},
-           {"stac:centroid", DataType::Binary()},
-           {"stac:time_start", DataType::TimestampUs()},
-           {"eo:cloud_cover", DataType::Double()},
-           {"internal:offset", DataType::Int64()},
-           {"internal:size", DataType::Int64()},
-           {"internal:current_id", DataType::Int64()},
-           {"internal:parent_id", DataType::Int64()}}) {
+  for (auto [name, type] : std::vector<std::pair<std::string, DataType>>{{"id", DataType::String()},
+                                                                         {"type", DataType::String()},
+                                                                         {"label", DataType::String()},
+                                                                         {"stac:centroid", DataType::Binary()},
+                                                                         {"stac:time_start", DataType::TimestampUs()},
+                                                                         {"eo:cloud_cover", DataType::Double()},
+                                                                         {"internal:offset", DataType::Int64()},
+                                                                         {"internal:size", DataType::Int64()},
+                                                                         {"internal:current_id", DataType::Int64()},
+                                                                         {"internal:parent_id", DataType::Int64()}}) {
     t.columns.push_back(Column{name, type, {}});
   }
   return t;
@@ -135,7 +134,8 @@ void AppendRows(Table& t, size_t from, size_t to, std::mt19937_64& rng) {
     t.columns[1].values.emplace_back(std::string("FILE"));
     t.columns[2].values.emplace_back(Label(r));
     t.columns[3].values.push_back(Centroid(rng));
-    t.columns[4].values.emplace_back(TimestampUs{1'672'531'200'000'000 + static_cast<int64_t>(i % 365) * 86'400'000'000});
+    t.columns[4].values.emplace_back(
+        TimestampUs{1'672'531'200'000'000 + static_cast<int64_t>(i % 365) * 86'400'000'000});
     t.columns[5].values.emplace_back(static_cast<double>(r % 10'000) / 100.0);
     t.columns[6].values.emplace_back(offset);
     t.columns[7].values.emplace_back(size);
@@ -213,7 +213,8 @@ int main() {
 
   // Our files, then pyarrow's from the same tables.
   WriteFile(dir + "/base.ours.parquet", Encode(base));
-  for (size_t e = 0; e < edits.size(); ++e) WriteFile(dir + "/edit" + std::to_string(e) + ".ours.parquet", Encode(edits[e].after));
+  for (size_t e = 0; e < edits.size(); ++e)
+    WriteFile(dir + "/edit" + std::to_string(e) + ".ours.parquet", Encode(edits[e].after));
   const std::string script = dir + "/pyarrow_cdc.py";
   WriteFile(script,
             "import sys, pyarrow.parquet as pq\n"
@@ -227,8 +228,10 @@ int main() {
 
   const std::string ours_base = ReadFile(dir + "/base.ours.parquet");
   const std::string py_base = ReadFile(dir + "/base.pyarrow.parquet");
-  std::printf("CDC of consolidated levels: %zu rows; reused share of the new file in FastCDC 64 KiB chunks "
-              "(Xet); ours vs pyarrow use_content_defined_chunking=True (zstd 13, row groups 65,536)\n", rows);
+  std::printf(
+      "CDC of consolidated levels: %zu rows; reused share of the new file in FastCDC 64 KiB chunks "
+      "(Xet); ours vs pyarrow use_content_defined_chunking=True (zstd 13, row groups 65,536)\n",
+      rows);
   std::printf("  base file size: ours %zu B, pyarrow %zu B (%.2fx)\n", ours_base.size(), py_base.size(),
               static_cast<double>(ours_base.size()) / static_cast<double>(py_base.size()));
   std::printf("  %-28s %10s %10s %7s %12s %12s\n", "edit", "ours", "pyarrow", "ratio", "ours B", "pyarrow B");
@@ -242,7 +245,9 @@ int main() {
                 ours.size(), py.size());
   }
   std::printf("  goal (ours >= pyarrow+CDC on every edit): %s\n", all ? "met" : "NOT met");
-  if (std::getenv("TACO_BENCH_KEEP") == nullptr) fs::remove_all(dir);
-  else std::printf("  files kept in %s\n", dir.c_str());
+  if (std::getenv("TACO_BENCH_KEEP") == nullptr)
+    fs::remove_all(dir);
+  else
+    std::printf("  files kept in %s\n", dir.c_str());
   return 0;
 }

@@ -69,8 +69,11 @@ taco::Taco BuildTaco(const fs::path& root) {
     for (const auto& f : files) children.push_back(*taco::Sample::FromFile(f.filename().string(), f.string()));
     roots.push_back(*taco::Sample::FromTortilla(tile.filename().string(), *taco::Tortilla::Make(std::move(children))));
   }
-  nlohmann::ordered_json collection = {{"id", "bench"}, {"dataset_version", "1"}, {"description", "benchmark"},
-                                       {"licenses", {"CC0-1.0"}}, {"providers", {{{"name", "bench"}}}},
+  nlohmann::ordered_json collection = {{"id", "bench"},
+                                       {"dataset_version", "1"},
+                                       {"description", "benchmark"},
+                                       {"licenses", {"CC0-1.0"}},
+                                       {"providers", {{{"name", "bench"}}}},
                                        {"tasks", {"other"}}};
   auto taco = taco::Taco::Make(*taco::Tortilla::Make(std::move(roots)), collection);
   if (!taco.ok()) Die(taco.status().ToString());
@@ -114,14 +117,21 @@ int main() {
                  taco_dir = work / "out";
   auto rm = [&](const fs::path& p) { return [p] { fs::remove_all(p); }; };
 
-  double t_cp = MedianSeconds(reps, [&] { Shell("cp -r '" + src.string() + "' '" + cp_out.string() + "'"); }, rm(cp_out));
+  double t_cp = MedianSeconds(
+      reps, [&] { Shell("cp -r '" + src.string() + "' '" + cp_out.string() + "'"); }, rm(cp_out));
   double t_zip = MedianSeconds(
       reps, [&] { Shell("cd '" + src.string() + "' && zip -0 -r -q '" + zip_out.string() + "' ."); }, rm(zip_out));
   double t_taco_zip = MedianSeconds(
-      reps, [&] { if (auto r = taco::Create(taco, taco_zip.string()); !r.ok()) Die(r.status().ToString()); },
+      reps,
+      [&] {
+        if (auto r = taco::Create(taco, taco_zip.string()); !r.ok()) Die(r.status().ToString());
+      },
       rm(taco_zip));
   double t_taco_dir = MedianSeconds(
-      reps, [&] { if (auto r = taco::Create(taco, taco_dir.string()); !r.ok()) Die(r.status().ToString()); },
+      reps,
+      [&] {
+        if (auto r = taco::Create(taco, taco_dir.string()); !r.ok()) Die(r.status().ToString());
+      },
       rm(taco_dir));
   fs::remove_all(work);
 

@@ -57,7 +57,7 @@ void MakeZip() {
   }
   auto tortilla = taco::Tortilla::Make(std::move(samples));
   if (!tortilla.ok()) Die(tortilla.status());
-  nlohmann::ordered_json c = {{"id", "bench"},          {"dataset_version", "1"},  {"description", "crc bench"},
+  nlohmann::ordered_json c = {{"id", "bench"},           {"dataset_version", "1"},         {"description", "crc bench"},
                               {"licenses", {"CC0-1.0"}}, {"providers", {{{"name", "x"}}}}, {"tasks", {"other"}}};
   auto taco = taco::Taco::Make(std::move(*tortilla), c);
   if (!taco.ok()) Die(taco.status());
@@ -79,8 +79,9 @@ void MakeManySamples() {
   }
   auto tortilla = taco::Tortilla::Make(std::move(samples));
   if (!tortilla.ok()) Die(tortilla.status());
-  nlohmann::ordered_json c = {{"id", "bench"},          {"dataset_version", "1"},  {"description", "open bench"},
-                              {"licenses", {"CC0-1.0"}}, {"providers", {{{"name", "x"}}}}, {"tasks", {"other"}}};
+  nlohmann::ordered_json c = {
+      {"id", "bench"},           {"dataset_version", "1"},         {"description", "open bench"},
+      {"licenses", {"CC0-1.0"}}, {"providers", {{{"name", "x"}}}}, {"tasks", {"other"}}};
   auto taco = taco::Taco::Make(std::move(*tortilla), c);
   if (!taco.ok()) Die(taco.status());
   g_many = fs::path(g_zip).parent_path().string() + "/many.tacozip";
@@ -156,7 +157,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
       const auto it = r.counters.find("bytes_per_second");
       if (it == r.counters.end()) continue;
       const double bps = it->second.value;
-      if (r.benchmark_name().find("Unchecked") != std::string::npos) g_unchecked_bps = bps;
+      if (r.benchmark_name().find("Unchecked") != std::string::npos)
+        g_unchecked_bps = bps;
       else if (g_unchecked_bps > 0) {
         std::cout << "  " << r.benchmark_name() << ": " << bps / 1e9 << " GB/s, " << bps / g_unchecked_bps
                   << "x the unchecked read\n";

@@ -76,8 +76,11 @@ struct Fixture {
                                    taco::Value(taco::TimestampUs{t0 + (i % 365) * 86400000000LL}), ""}}));
       roots.push_back(std::move(*s));
     }
-    nlohmann::ordered_json collection = {{"id", "bench"}, {"dataset_version", "1"}, {"description", "bench"},
-                                         {"licenses", {"CC0-1.0"}}, {"providers", {{{"name", "bench"}}}},
+    nlohmann::ordered_json collection = {{"id", "bench"},
+                                         {"dataset_version", "1"},
+                                         {"description", "bench"},
+                                         {"licenses", {"CC0-1.0"}},
+                                         {"providers", {{{"name", "bench"}}}},
                                          {"tasks", {"other"}}};
     auto root = taco::Tortilla::Make(std::move(roots));
     Check(root.status());

@@ -76,9 +76,9 @@ class Nginx {
         << "daemon off;\nmaster_process off;\npid " << p << "/nginx.pid;\nerror_log " << p << "/error.log;\n"
         << "events { worker_connections 64; }\nhttp {\n  log_format bytes '$body_bytes_sent';\n"
         << "  access_log " << log_ << " bytes;\n  client_body_temp_path " << p << "/tmp;\n  proxy_temp_path " << p
-        << "/tmp;\n  fastcgi_temp_path " << p << "/tmp;\n  uwsgi_temp_path " << p << "/tmp;\n  scgi_temp_path "
-        << p << "/tmp;\n  default_type application/octet-stream;\n  server { listen 127.0.0.1:" << port_
-        << "; root " << fs::path(BenchZip()).parent_path().string() << "; }\n}\n";
+        << "/tmp;\n  fastcgi_temp_path " << p << "/tmp;\n  uwsgi_temp_path " << p << "/tmp;\n  scgi_temp_path " << p
+        << "/tmp;\n  default_type application/octet-stream;\n  server { listen 127.0.0.1:" << port_ << "; root "
+        << fs::path(BenchZip()).parent_path().string() << "; }\n}\n";
     pid_ = ::fork();
     if (pid_ == 0) {
       const std::string conf = (dir_ / "nginx.conf").string();

@@ -247,8 +247,8 @@ std::vector<OpenRow> RemoteOpens(const std::string& taco, const fs::path& work, 
     std::ofstream(tree / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), 64);
   }
   const std::string label = std::to_string(parts) + " parts";
-  add("`taco create --split-size 64` → " + label, Run({taco, "create", tree.string(), (dir / "ds.tacozip").string(),
-                                                          "--collection", coll, "--split-size", "64"}),
+  add("`taco create --split-size 64` → " + label,
+      Run({taco, "create", tree.string(), (dir / "ds.tacozip").string(), "--collection", coll, "--split-size", "64"}),
       "one 64-byte sample per part, + .tacocat/", parts);
   std::vector<std::string> argv = {taco, "tacocat", "--single-file"};
   for (const auto& entry : fs::directory_iterator(dir)) {

@@ -22,9 +22,9 @@ inline constexpr int kExitCheckFailed = 1;
 inline constexpr int kExitBadInput = 2;
 
 struct GlobalOptions {
-  bool verbose = false;  // -v / --verbose
-  bool debug = false;    // --debug
-  bool quiet = false;    // -q / --quiet
+  bool verbose = false;                 // -v / --verbose
+  bool debug = false;                   // --debug
+  bool quiet = false;                   // -q / --quiet
   bool allow_external_rasters = false;  // --allow-external-rasters (OpenOptions field of the same name)
   // --allow-external-sql: SQL may read local files besides the dataset
   // (OpenOptions::allow_external_sql; selection.h SqlOpenOptions).

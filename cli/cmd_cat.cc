@@ -39,7 +39,10 @@ void AddCatCommand(CLI::App& app, Context& ctx) {
       "Write the bytes of a FILE sample to stdout (streamed; for a ZIP, the member's CRC-32 is checked and a "
       "mismatch is reported after the bytes, exit 2)");
   cmd->add_option("path", args->path, "Dataset path or URL")->required();
-  cmd->add_option("keys", args->keys, "Keys to follow, level by level: a sample id, or @N for the sample at position N (0-based); a bare number N is the id N when there is one, else position N when no id at that level is a number")->required();
+  cmd->add_option("keys", args->keys,
+                  "Keys to follow, level by level: a sample id, or @N for the sample at position N (0-based); a bare "
+                  "number N is the id N when there is one, else position N when no id at that level is a number")
+      ->required();
   cmd->add_flag("--no-crc", args->no_crc, "Do not check the ZIP member's CRC-32 (saves one pass over the bytes)");
   cmd->callback([args, &ctx] { ctx.exit_code = RunCat(*args); });
 }

@@ -83,7 +83,9 @@ int RunConvert(const ConvertArgs& args, const Context& ctx) {
 
 void AddConvertCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<ConvertArgs>();
-  CLI::App* cmd = app.add_subcommand("convert", "Convert a dataset between ZIP, FOLDER and the legacy Tortilla / TACO v1 files (bytes and metadata kept)");
+  CLI::App* cmd = app.add_subcommand(
+      "convert",
+      "Convert a dataset between ZIP, FOLDER and the legacy Tortilla / TACO v1 files (bytes and metadata kept)");
   cmd->add_option("in", args->in, "Input dataset (ZIP, FOLDER or URL)")->required();
   cmd->add_option("out", args->out, "Output path; must not exist")->required();
   cmd->add_option("--format", args->format,

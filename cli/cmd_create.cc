@@ -81,9 +81,9 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   Result<nlohmann::ordered_json> collection = nlohmann::ordered_json::object();
   if (args.collection.empty() && args.format == "tortilla") {
     // A Tortilla stores no collection: a placeholder satisfies the model's checks.
-    collection = nlohmann::ordered_json{{"id", "tortilla"}, {"dataset_version", "unknown"},
-                                        {"description", "Tortilla"}, {"licenses", {"unknown"}},
-                                        {"providers", {{{"name", "unknown"}}}}, {"tasks", {"other"}}};
+    collection = nlohmann::ordered_json{
+        {"id", "tortilla"},        {"dataset_version", "unknown"},         {"description", "Tortilla"},
+        {"licenses", {"unknown"}}, {"providers", {{{"name", "unknown"}}}}, {"tasks", {"other"}}};
   } else if (args.collection.empty()) {
     return ReportError(Status::InvalidArgument("--collection is required (except for --format tortilla)"));
   } else {
@@ -104,7 +104,8 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
       return e == "stats-categorical" || e.rfind("stats-categorical:", 0) == 0;
     });
     if (!categorical) {
-      return ReportError(Status::InvalidArgument("--classes: only used by --ext stats-categorical, which is not given"));
+      return ReportError(
+          Status::InvalidArgument("--classes: only used by --ext stats-categorical, which is not given"));
     }
     options.extension_settings.categorical_classes = args.classes;
   }
@@ -144,7 +145,7 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
     return kExitOk;
   }
   CreateOptions create;
-  create.format = args.format == "zip" ? OutputFormat::kZip
+  create.format = args.format == "zip"      ? OutputFormat::kZip
                   : args.format == "folder" ? OutputFormat::kFolder
                                             : OutputFormat::kAuto;
   create.split_size = *split_size;

@@ -23,13 +23,14 @@ struct ExportMetadataArgs {
 
 int RunExportMetadata(const ExportMetadataArgs& args, const Context& ctx) {
   if (args.geoparquet && args.stac) {
-    return ReportError(Status::InvalidArgument("export-metadata: --geoparquet and --stac-geoparquet exclude each other"));
+    return ReportError(
+        Status::InvalidArgument("export-metadata: --geoparquet and --stac-geoparquet exclude each other"));
   }
   auto opened = Dataset::Open(args.path);
   if (!opened.ok()) return ReportError(opened.status());
   MetadataExportOptions options;
   options.level = args.level;
-  options.flavor = args.stac ? MetadataFlavor::kStacGeoParquet
+  options.flavor = args.stac         ? MetadataFlavor::kStacGeoParquet
                    : args.geoparquet ? MetadataFlavor::kGeoParquet
                                      : MetadataFlavor::kPlain;
   options.geometry_column = args.geometry_col;
@@ -45,7 +46,8 @@ void AddExportMetadataCommand(CLI::App& app, Context& ctx) {
       "export-metadata",
       "Write one level's metadata as Parquet, GeoParquet 1.1 (--geoparquet: WKB geometry column and 'geo' metadata, "
       "for GDAL, DuckDB, GeoPandas) or STAC-GeoParquet (--stac-geoparquet: one STAC Item per sample)");
-  cmd->add_option("path", args->path, "Dataset path or URL (any format, legacy Tortilla / TACO v1 included)")->required();
+  cmd->add_option("path", args->path, "Dataset path or URL (any format, legacy Tortilla / TACO v1 included)")
+      ->required();
   cmd->add_option("out", args->out, "Output .parquet file; must not exist")->required();
   cmd->add_option("--level", args->level, "Level to export (default 0)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--geoparquet", args->geoparquet, "GeoParquet 1.1 (geometry from istac:geometry / stac:centroid)");

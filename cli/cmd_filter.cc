@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "cli_common.h"
-#include "table_output.h"
 #include "selection.h"
+#include "table_output.h"
 #include "taco/dataset.h"
 
 namespace taco::cli {
@@ -41,7 +41,8 @@ int RunFilter(const FilterArgs& args, const Context& ctx) {
 void AddFilterCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<FilterArgs>();
   CLI::App* cmd = app.add_subcommand("filter", "Level-0 samples matching --sql, --bbox and --datetime (chained)");
-  cmd->add_option("path", args->paths, "Dataset path or URL; several are filtered as one dataset (concat). A TACOLLECTION.json opens its "
+  cmd->add_option("path", args->paths,
+                  "Dataset path or URL; several are filtered as one dataset (concat). A TACOLLECTION.json opens its "
                   "parts as one, only those whose extents meet --bbox/--datetime (-v tells how many were skipped)")
       ->required();
   AddSelectionOptions(cmd, &args->selection);

@@ -44,7 +44,8 @@ std::string ContactText(const nlohmann::ordered_json& c) {
       details.push_back(c[key].get<std::string>());
     }
   }
-  if (c.contains("roles") && c["roles"].is_array() && !c["roles"].empty()) details.push_back("roles: " + JoinStrings(c["roles"]));
+  if (c.contains("roles") && c["roles"].is_array() && !c["roles"].empty())
+    details.push_back("roles: " + JoinStrings(c["roles"]));
   if (name.empty() && !details.empty()) {
     name = details.front();
     details.erase(details.begin());
@@ -174,16 +175,16 @@ int PrintInfo(const std::string& path, bool json) {
     for (size_t i = 0; i < ds.header().size(); ++i) {
       const bool last = i + 1 == ds.header().size();
       std::cout << "  [" << i << "] offset " << ds.header()[i].offset << ", length " << ds.header()[i].length << "  "
-                << (last ? std::string("COLLECTION.json") : "METADATA/level" + std::to_string(i) + ".parquet")
-                << "\n";
+                << (last ? std::string("COLLECTION.json") : "METADATA/level" + std::to_string(i) + ".parquet") << "\n";
     }
   }
   if (const LegacyInfo* legacy = ds.legacy()) {
     std::cout << "layout:        " << legacy->Describe() << "\n";
     for (const LegacyPart& p : legacy->parts) {
-      std::cout << "  " << p.path << ": " << p.size << " bytes, footer at " << p.footer_offset << " (" << p.footer_length
-                << " bytes)";
-      if (p.collection_length > 0) std::cout << ", collection at " << p.collection_offset << " (" << p.collection_length << " bytes)";
+      std::cout << "  " << p.path << ": " << p.size << " bytes, footer at " << p.footer_offset << " ("
+                << p.footer_length << " bytes)";
+      if (p.collection_length > 0)
+        std::cout << ", collection at " << p.collection_offset << " (" << p.collection_length << " bytes)";
       std::cout << ", DP " << p.partitions << "\n";
     }
     for (const std::string& note : legacy->notes) std::cout << "note: " << note << "\n";

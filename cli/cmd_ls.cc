@@ -39,9 +39,12 @@ int RunLs(const LsArgs& args) {
 
 void AddLsCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<LsArgs>();
-  CLI::App* cmd = app.add_subcommand("ls", "List the samples at a position of the tree (KEY = id or @N; see `taco read --help`)");
+  CLI::App* cmd =
+      app.add_subcommand("ls", "List the samples at a position of the tree (KEY = id or @N; see `taco read --help`)");
   cmd->add_option("path", args->path, "Dataset path or URL")->required();
-  cmd->add_option("keys", args->keys, "Keys to follow, level by level: a sample id, or @N for the sample at position N (0-based); a bare number N is the id N when there is one, else position N when no id at that level is a number");
+  cmd->add_option("keys", args->keys,
+                  "Keys to follow, level by level: a sample id, or @N for the sample at position N (0-based); a bare "
+                  "number N is the id N when there is one, else position N when no id at that level is a number");
   AddFormatOptions(cmd, &args->format);
   cmd->callback([args, &ctx] { ctx.exit_code = RunLs(*args); });
 }

@@ -86,11 +86,13 @@ void AddPublishCommand(CLI::App& app, Context& ctx) {
       "self-contained HTML page into OUTDIR. Prints the files written.");
   cmd->add_option("dataset", args->dataset, "Local dataset (ZIP, FOLDER, TACOCAT, TACOLLECTION.json)")->required();
   cmd->add_option("outdir", args->outdir, "Output directory (created when missing)")->required();
-  cmd->add_option("--publication", args->publication, "Publication sidecar JSON (DOI, dates, creators, ...; see below)");
+  cmd->add_option("--publication", args->publication,
+                  "Publication sidecar JSON (DOI, dates, creators, ...; see below)");
   cmd->add_option("--only", args->only, "Comma-separated outputs: stac,croissant,datacite,hf,html");
   cmd->add_option("--base-url", args->base_url, "Download base URL of the container files (http/https)");
   cmd->add_flag("--overwrite", args->overwrite, "Replace existing output files");
-  cmd->add_option("--max-map-points", args->max_points, "Sample centroids drawn on the HTML map at most (default 2000)");
+  cmd->add_option("--max-map-points", args->max_points,
+                  "Sample centroids drawn on the HTML map at most (default 2000)");
   cmd->footer(kFooter);
   cmd->callback([args, &ctx] { ctx.exit_code = RunPublish(*args, ctx); });
 }

@@ -43,8 +43,9 @@ int RunSql(const SqlArgs& args, const Context& ctx) {
 void AddSqlCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<SqlArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "sql", "Run SQL over a dataset: tables data, data_raw, files (one row per FILE sample: path, level, its "
-             "columns, internal:gdal_vsi, level0.<column> of its parents, ...), level0..levelN");
+      "sql",
+      "Run SQL over a dataset: tables data, data_raw, files (one row per FILE sample: path, level, its "
+      "columns, internal:gdal_vsi, level0.<column> of its parents, ...), level0..levelN");
   cmd->add_option("path", args->words,
                   "Dataset path or URL, then the query. Several paths are read as one dataset (their common "
                   "columns, plus internal:source_path naming each row's dataset). The query is one SQL "

@@ -104,7 +104,9 @@ nlohmann::ordered_json FloatListJson(const std::vector<float>& values) {
   return list;
 }
 
-std::string Pad(const std::string& s, size_t width) { return s.size() >= width ? s : s + std::string(width - s.size(), ' '); }
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
 
 std::string TrimRight(std::string s) {
   while (!s.empty() && s.back() == ' ') s.pop_back();
@@ -282,14 +284,14 @@ int RunStats(const StatsArgs& args, const Context& ctx) {
 
 void AddStatsCommand(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<StatsArgs>();
-  CLI::App* cmd = app.add_subcommand("stats", "Band statistics of the selected rows from geotiff:stats or the pixels "
-                                              "(mean, std, min, max, percentiles or categorical)");
+  CLI::App* cmd = app.add_subcommand("stats",
+                                     "Band statistics of the selected rows from geotiff:stats or the pixels "
+                                     "(mean, std, min, max, percentiles or categorical)");
   cmd->add_option("path", args->paths, "Dataset path or URL; several are one dataset (concat)")->required();
   cmd->add_option("--band", args->bands, "Band index or comma-separated indexes (0-based)")->required();
   cmd->add_option("--level", args->level, "Level to aggregate (default 0; > 0 needs --id or --file)");
   cmd->add_option("--id", args->id, "Level > 0: the id of the sample one level up whose children are aggregated");
-  cmd->add_option("--file", args->file,
-                  "Level > 0: the child with this id under every selected row (e.g. image.tif)");
+  cmd->add_option("--file", args->file, "Level > 0: the child with this id under every selected row (e.g. image.tif)");
   cmd->add_option("--method", args->method, "pooled (default), exact or upstream (see below)");
   cmd->add_flag("--exact", args->exact, "Same as --method exact: read the rasters");
   AddSelectionOptions(cmd, &args->selection, "--filter-level");

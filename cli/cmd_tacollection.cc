@@ -32,8 +32,7 @@ void AddTacollectionCommand(CLI::App& app, Context& ctx) {
       "spatial/temporal extents and taco:sources. Prints the path written.");
   cmd->add_option("inputs", args->inputs, "Input TACO ZIP files (.tacozip/.zip)")->required();
   cmd->add_option("-o,--output", args->output, "Output JSON file (must not exist)")->required();
-  cmd->add_flag("--no-validate", args->no_validate,
-                "Do not require identical pit and field schemas across inputs");
+  cmd->add_flag("--no-validate", args->no_validate, "Do not require identical pit and field schemas across inputs");
   cmd->callback([args, &ctx] { ctx.exit_code = RunTacollection(*args, ctx); });
 }
 

@@ -38,9 +38,12 @@ Result<Taco> BuildDemoTaco(const std::string& tiles_dir, const std::vector<DemoT
     const DemoTile& t = tiles[i];
     const std::string dir = tiles_dir + "/" + t.id + "/";
     std::vector<Sample> files;
-    TACO_ASSIGN_OR_RETURN(Sample before, RasterSample("before.tif", dir + "before.tif", t.time_start_us, t.time_start_us, false));
-    TACO_ASSIGN_OR_RETURN(Sample after, RasterSample("after.tif", dir + "after.tif", t.time_end_us, t.time_end_us, false));
-    TACO_ASSIGN_OR_RETURN(Sample label, RasterSample("label.tif", dir + "label.tif", t.time_start_us, t.time_end_us, true));
+    TACO_ASSIGN_OR_RETURN(Sample before,
+                          RasterSample("before.tif", dir + "before.tif", t.time_start_us, t.time_start_us, false));
+    TACO_ASSIGN_OR_RETURN(Sample after,
+                          RasterSample("after.tif", dir + "after.tif", t.time_end_us, t.time_end_us, false));
+    TACO_ASSIGN_OR_RETURN(Sample label,
+                          RasterSample("label.tif", dir + "label.tif", t.time_start_us, t.time_end_us, true));
     files.push_back(std::move(before));
     files.push_back(std::move(after));
     files.push_back(std::move(label));
@@ -61,18 +64,19 @@ Result<Taco> BuildDemoTaco(const std::string& tiles_dir, const std::vector<DemoT
   nlohmann::ordered_json collection = {
       {"id", "taco_demo"},
       {"dataset_version", "1.0.0"},
-      {"description", "Synthetic change-detection tiles (before/after Sentinel-2-like images and a land-cover "
-                      "label) made by `taco demo`."},
+      {"description",
+       "Synthetic change-detection tiles (before/after Sentinel-2-like images and a land-cover "
+       "label) made by `taco demo`."},
       {"licenses", {"CC0-1.0"}},
       {"providers", {{{"name", "taco-cpp"}, {"roles", {"producer"}}, {"url", "https://github.com/tacofoundation"}}}},
       {"tasks", {"semantic-segmentation", "classification"}},
       {"title", "taco-cpp demo dataset"},
       {"keywords", {"demo", "change detection", "land cover"}},
   };
-  TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json labels,
-                        ext::Labels({{"water", "", ""}, {"vegetation", "", ""}, {"bare soil", "", ""},
-                                     {"built-up", "", ""}},
-                                    "Land-cover classes of label.tif"));
+  TACO_ASSIGN_OR_RETURN(
+      nlohmann::ordered_json labels,
+      ext::Labels({{"water", "", ""}, {"vegetation", "", ""}, {"bare soil", "", ""}, {"built-up", "", ""}},
+                  "Land-cover classes of label.tif"));
   TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json optical, ext::OpticalData("sentinel2msi[B02,B03,B04,B08]"));
   for (auto& [k, v] : labels.items()) collection[k] = v;
   for (auto& [k, v] : optical.items()) collection[k] = v;

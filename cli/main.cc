@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <string>
 #include <streambuf>
+#include <string>
 #include <string_view>
 
 #include "cli_common.h"
@@ -72,8 +72,9 @@ int main(int argc, char** argv) {
   // First, before any thread exists: Ctrl-C / SIGTERM remove the temporary outputs.
   taco::RemoveTemporaryOutputsOnSignals();
   Context ctx;
-  CLI::App app{"taco: build, check, query and stream TACO datasets (AI-ready Earth Observation data).\n"
-               "Every command takes a dataset path or URL: .tacozip/.zip, a FOLDER dataset, .tacocat."};
+  CLI::App app{
+      "taco: build, check, query and stream TACO datasets (AI-ready Earth Observation data).\n"
+      "Every command takes a dataset path or URL: .tacozip/.zip, a FOLDER dataset, .tacocat."};
   app.name("taco");
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("taco ") + taco::kLibraryVersion);
@@ -83,7 +84,8 @@ int main(int argc, char** argv) {
   app.add_flag("--debug", ctx.global.debug, "Like -v, plus every file read and every SQL statement with its time");
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
   bool no_cache = false;
-  app.add_flag("--no-cache", no_cache, "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
+  app.add_flag("--no-cache", no_cache,
+               "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
   app.add_flag("--allow-external-rasters", ctx.global.allow_external_rasters,
                "Let the pixel readers (stats --method exact) open sample bytes in any GDAL format, VRT/GTI/WMS "
                "and other formats that name files or URLs included, and `create --ext` read such inputs. Default: "

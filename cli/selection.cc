@@ -45,8 +45,8 @@ Result<std::unique_ptr<Dataset>> ApplySelection(const Dataset& source, const Sel
     TACO_ASSIGN_OR_RETURN(view, current().Sql(s.sql));
   }
   if (box) {
-    TACO_ASSIGN_OR_RETURN(view, current().FilterBbox((*box)[0], (*box)[1], (*box)[2], (*box)[3], s.geometry_col,
-                                                     s.level));
+    TACO_ASSIGN_OR_RETURN(view,
+                          current().FilterBbox((*box)[0], (*box)[1], (*box)[2], (*box)[3], s.geometry_col, s.level));
   }
   if (!s.datetime.empty()) {
     TACO_ASSIGN_OR_RETURN(view, current().FilterDatetime(s.datetime, s.time_col, s.level));

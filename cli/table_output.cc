@@ -72,7 +72,8 @@ std::string CellText(const Value& v, const std::string& null_text) {
   if (v.is_null()) return null_text;
   if (v.is<std::string>()) return v.get<std::string>();
   if (v.is<Binary>()) return Hex(v.get<Binary>().bytes);
-  if (v.is<ValueList>() || v.is<ValueStruct>()) return ToJson(v).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  if (v.is<ValueList>() || v.is<ValueStruct>())
+    return ToJson(v).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   if (v.is<float>() || v.is<double>()) return ToJson(v).dump();
   return v.ToString();
 }
@@ -260,9 +261,9 @@ void AddFormatOptions(CLI::App* cmd, FormatOptions* options) {
   cmd->add_flag("--no-trunc", options->no_trunc,
                 "Table format: never shorten cells (by default the widest ones are cut to fit the terminal; "
                 "ids and paths never are)");
-  cmd->add_option("--limit", options->limit, "Print at most N rows, reading only those (a note on stderr says how many were left out)");
-  cmd->add_option("--columns", options->columns, "Only these columns, in this order (comma-separated)")
-      ->delimiter(',');
+  cmd->add_option("--limit", options->limit,
+                  "Print at most N rows, reading only those (a note on stderr says how many were left out)");
+  cmd->add_option("--columns", options->columns, "Only these columns, in this order (comma-separated)")->delimiter(',');
 }
 
 Result<Table> FetchRows(const Dataset& view, bool raw, FormatOptions* options) {

@@ -18,8 +18,8 @@
 #ifndef TACO_CLI_TABLE_OUTPUT_H_
 #define TACO_CLI_TABLE_OUTPUT_H_
 
-#include <iosfwd>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 

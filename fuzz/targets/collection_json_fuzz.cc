@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(*reparsed == *parsed);
 
   (void)util::GuardExceptions("COLLECTION.json", [&] { return ValidateCollection(*parsed); });
-  (void)util::GuardExceptions("COLLECTION.json", [&] { return TacocatMaxDepth(std::string(first), "COLLECTION.json"); });
+  (void)util::GuardExceptions("COLLECTION.json",
+                              [&] { return TacocatMaxDepth(std::string(first), "COLLECTION.json"); });
 
   auto other = second.empty() ? parsed : util::ParseJsonText(second, "other COLLECTION.json");
   if (!other.ok() || !parsed->is_object() || !other->is_object()) return 0;
@@ -41,8 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (bool validate_fields : {true, false}) {
     TacollectionOptions options;
     options.validate_fields = validate_fields;
-    auto merged = util::GuardExceptions("tacollection",
-                                        [&] { return write::BuildTacollectionFromSources(sources, options); });
+    auto merged =
+        util::GuardExceptions("tacollection", [&] { return write::BuildTacollectionFromSources(sources, options); });
     if (merged.ok()) (void)util::DumpJsonText(*merged);
   }
   return 0;

@@ -7,8 +7,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace taco;
   const std::string_view in = fuzz::AsView(data, size);
-  auto header = write::ParseTacocatHeader(in.substr(0, std::min<size_t>(size, write::kTacocatHeaderSize)), size,
-                                          "__TACOCAT__");
+  auto header =
+      write::ParseTacocatHeader(in.substr(0, std::min<size_t>(size, write::kTacocatHeaderSize)), size, "__TACOCAT__");
   if (!header.ok()) return 0;
   auto inside = [&](const write::ByteRange& r) {
     return !r.present() || (r.offset >= write::kTacocatHeaderSize && r.offset <= size && r.size <= size - r.offset);

@@ -190,10 +190,10 @@ struct LegacyInfo;
 // What a key reaches (FORMAT §6.8).
 struct Node {
   std::string id;
-  std::string type;       // "FILE" or "FOLDER" (as stored)
-  int level = 0;          // the level of the sample's row
-  std::string gdal_path;  // FILE: the sample's bytes; FOLDER: its `__meta__` (GDAL path)
-  Table row;              // the sample's own row (one row, all columns)
+  std::string type;                       // "FILE" or "FOLDER" (as stored)
+  int level = 0;                          // the level of the sample's row
+  std::string gdal_path;                  // FILE: the sample's bytes; FOLDER: its `__meta__` (GDAL path)
+  Table row;                              // the sample's own row (one row, all columns)
   std::shared_ptr<const Frame> children;  // FOLDER only: the rows one level deeper
 
   bool is_file() const { return type == "FILE"; }
@@ -355,8 +355,7 @@ class Dataset {
  private:
   Dataset(std::shared_ptr<State> state, std::string view, std::string data_view,
           std::shared_ptr<Frame::Context> context);
-  Result<std::unique_ptr<Dataset>> Derive(const std::string& select_sql,
-                                          std::shared_ptr<Frame::Context> context) const;
+  Result<std::unique_ptr<Dataset>> Derive(const std::string& select_sql, std::shared_ptr<Frame::Context> context) const;
   Result<std::unique_ptr<Dataset>> CascadeFilter(const std::string& what, const std::string& column,
                                                  const std::string& predicate_template, int level) const;
   // The SELECT behind Files() (files_view.cc).

@@ -26,12 +26,12 @@ struct DemoOptions {
 };
 
 struct DemoTile {
-  std::string id;          // "tile_00": the folder name under dir
-  double lon = 0;          // EPSG:4326 centre of the tile's rasters
+  std::string id;  // "tile_00": the folder name under dir
+  double lon = 0;  // EPSG:4326 centre of the tile's rasters
   double lat = 0;
   int64_t time_start_us = 0;  // acquisition of before.tif
   int64_t time_end_us = 0;    // acquisition of after.tif
-  std::string country;     // "Spain", "Kenya", ...
+  std::string country;        // "Spain", "Kenya", ...
 };
 
 Result<std::vector<DemoTile>> SynthesizeDemoTree(const std::string& dir, const DemoOptions& options = {});

@@ -43,7 +43,7 @@ namespace taco::ext {
 // time_middle = floor((start + end) / 2) when both are given, else null.
 // InvalidArgument when time_end < time_start.
 Result<std::vector<Field>> Stac(const std::string& raster_path, std::optional<int64_t> time_start_us,
-                               std::optional<int64_t> time_end_us);
+                                std::optional<int64_t> time_end_us);
 std::vector<Field> StacSchema();
 
 // ISTAC: istac:crs, istac:geometry (WKB polygon of the raster footprint in the SOURCE CRS,
@@ -152,9 +152,9 @@ struct SpectralBand {
   std::string name;         // "B04"
   std::string common_name;  // "red"
   std::string description;
-  std::string unit;                 // unit of the wavelengths ("nm")
-  double center_wavelength = 0;     // nm
-  double full_width_half_max = 0;   // nm
+  std::string unit;                // unit of the wavelengths ("nm")
+  double center_wavelength = 0;    // nm
+  double full_width_half_max = 0;  // nm
 };
 // The band table of a known sensor, all bands, in sensor order. NotFound for others.
 Result<std::vector<SpectralBand>> SensorBands(std::string_view sensor);

@@ -89,8 +89,7 @@ Result<uint64_t> ClearRemoteCache();
 // The bytes [offset, offset+length) of `base`, as a reader of its own (offsets relative to
 // `offset`). Fails if the range is not inside `base`. `name` defaults to
 // "/vsisubfile/<offset>_<length>,<base name>".
-Result<RangeReaderPtr> SubRange(RangeReaderPtr base, uint64_t offset, uint64_t length,
-                                std::string name = "");
+Result<RangeReaderPtr> SubRange(RangeReaderPtr base, uint64_t offset, uint64_t length, std::string name = "");
 
 // The bytes of `data` (for tests and for Parquet built in memory).
 RangeReaderPtr MemoryReader(std::string data, std::string name = "<memory>");
@@ -105,7 +104,10 @@ class CountingReader final : public RangeReader {
 
   uint64_t requests() const { return requests_.load(); }
   uint64_t bytes() const { return bytes_.load(); }
-  void Reset() { requests_ = 0; bytes_ = 0; }
+  void Reset() {
+    requests_ = 0;
+    bytes_ = 0;
+  }
 
  private:
   RangeReaderPtr base_;

@@ -42,25 +42,25 @@ enum class LegacyFlavor { kTortilla, kTacoV1 };
 
 // One file of a legacy dataset, as its header says.
 struct LegacyPart {
-  std::string path;           // as opened (local path or URL)
-  uint64_t size = 0;          // file size
-  uint64_t footer_offset = 0; // FO
-  uint64_t footer_length = 0; // FL
-  uint64_t partitions = 0;    // DP
+  std::string path;                // as opened (local path or URL)
+  uint64_t size = 0;               // file size
+  uint64_t footer_offset = 0;      // FO
+  uint64_t footer_length = 0;      // FL
+  uint64_t partitions = 0;         // DP
   uint64_t collection_offset = 0;  // CO (TACO only)
   uint64_t collection_length = 0;  // CL (TACO only)
-  int number = -1;            // NNNN of `*.NNNN.part.*`, -1 for a single file
+  int number = -1;                 // NNNN of `*.NNNN.part.*`, -1 for a single file
 };
 
 // What Dataset::legacy() returns for a legacy dataset.
 struct LegacyInfo {
-  std::string layout;       // "P3" or "P2"
+  std::string layout;  // "P3" or "P2"
   LegacyFlavor flavor = LegacyFlavor::kTortilla;
-  std::string driver;       // P2 only: the header's driver name (DF)
+  std::string driver;  // P2 only: the header's driver name (DF)
   std::vector<LegacyPart> parts;
-  bool one_based = false;   // parts numbered 0001..DP (the spec's) instead of 0000..DP-1
-  int chained_footers = 0;  // further Parquet files of a chained footer (LEGACY.md §11)
-  std::string collection_bytes;  // the COLLECTION JSON as stored (TACO only)
+  bool one_based = false;          // parts numbered 0001..DP (the spec's) instead of 0000..DP-1
+  int chained_footers = 0;         // further Parquet files of a chained footer (LEGACY.md §11)
+  std::string collection_bytes;    // the COLLECTION JSON as stored (TACO only)
   std::vector<std::string> notes;  // what open noticed but tolerated (warnings)
 
   // "TACO v1 (WX)", "Tortilla 0.5 (#y)", "TACO v1 P2 (#y + collection)", "Tortilla P2 (#y,
@@ -113,8 +113,8 @@ struct LegacyConvertOptions {
   // kAuto: from OUTPUT's name: .tortilla → Tortilla, .taco → TACO v1, .zip/.tacozip → ZIP,
   // anything else FOLDER.
   ConvertTarget target = ConvertTarget::kAuto;
-  uint64_t part_size = 0;       // legacy outputs: see LegacyWriteOptions
-  uint64_t split_size = 0;      // ZIP outputs: CreateOptions::split_size (0 = one ZIP)
+  uint64_t part_size = 0;   // legacy outputs: see LegacyWriteOptions
+  uint64_t split_size = 0;  // ZIP outputs: CreateOptions::split_size (0 = one ZIP)
   std::function<void(uint64_t done, uint64_t total)> progress;
 };
 

@@ -170,8 +170,8 @@ class SampleDecoder {
  public:
   // `selections`: one per plan file, or one for all of them.
   static Result<std::shared_ptr<const SampleDecoder>> Make(std::shared_ptr<const SamplePlan> plan,
-                                                          std::vector<RasterSelection> selections,
-                                                          LocationFallback fallback = nullptr);
+                                                           std::vector<RasterSelection> selections,
+                                                           LocationFallback fallback = nullptr);
   const SamplePlan& plan() const { return *plan_; }
   // Reads and decodes `row` (0 <= row < num_rows). Thread-safe.
   Result<DecodedSample> Decode(int64_t row) const;
@@ -188,9 +188,9 @@ class SampleDecoder {
 };
 
 struct ReadAheadOptions {
-  int threads = 2;                        // 0: decode in Next() on the caller's thread
-  size_t memory_budget = 256ULL << 20;    // decoded bytes waiting for the consumer
-  size_t max_ahead = 64;                  // and at most this many samples ahead
+  int threads = 2;                      // 0: decode in Next() on the caller's thread
+  size_t memory_budget = 256ULL << 20;  // decoded bytes waiting for the consumer
+  size_t max_ahead = 64;                // and at most this many samples ahead
 };
 
 class ReadAhead {

@@ -89,7 +89,7 @@ Result<StatsMethod> ParseStatsMethod(std::string_view name);
 inline constexpr size_t kExactMaxDistinctValues = size_t{1} << 21;
 
 struct StatsQuery {
-  std::vector<int> bands;           // at least one
+  std::vector<int> bands;  // at least one
   int level = 0;
   std::optional<std::string> id;    // level > 0: the parent at level L-1; ignored at level 0
   std::optional<std::string> file;  // level > 0: the child id under every view row

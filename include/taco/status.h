@@ -71,7 +71,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT: implicit by design
     if (std::get<Status>(v_).ok()) v_ = Status::Internal("Result constructed from an OK status");
   }
@@ -80,9 +80,18 @@ class [[nodiscard]] Result {
   Status status() const { return ok() ? Status::OK() : std::get<Status>(v_); }
 
   // REQUIRES: ok(). Aborts otherwise (a programming error, not an input error).
-  T& value() & { Check(); return std::get<T>(v_); }
-  const T& value() const& { Check(); return std::get<T>(v_); }
-  T&& value() && { Check(); return std::get<T>(std::move(v_)); }
+  T& value() & {
+    Check();
+    return std::get<T>(v_);
+  }
+  const T& value() const& {
+    Check();
+    return std::get<T>(v_);
+  }
+  T&& value() && {
+    Check();
+    return std::get<T>(std::move(v_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
@@ -103,16 +112,15 @@ class [[nodiscard]] Result {
 #define TACO_CONCAT_(a, b) TACO_CONCAT_IMPL_(a, b)
 
 // Returns the Status of `expr` from the enclosing function if it is not OK.
-#define TACO_RETURN_IF_ERROR(expr)                 \
-  do {                                             \
-    ::taco::Status taco_status_ = (expr);          \
-    if (!taco_status_.ok()) return taco_status_;   \
+#define TACO_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::taco::Status taco_status_ = (expr);        \
+    if (!taco_status_.ok()) return taco_status_; \
   } while (0)
 
 // `lhs = value of rexpr`, or returns its Status from the enclosing function.
 // Usage: TACO_ASSIGN_OR_RETURN(auto reader, OpenLocalFile(path));
-#define TACO_ASSIGN_OR_RETURN(lhs, rexpr) \
-  TACO_ASSIGN_OR_RETURN_IMPL_(TACO_CONCAT_(taco_result_, __LINE__), lhs, rexpr)
+#define TACO_ASSIGN_OR_RETURN(lhs, rexpr) TACO_ASSIGN_OR_RETURN_IMPL_(TACO_CONCAT_(taco_result_, __LINE__), lhs, rexpr)
 #define TACO_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, rexpr) \
   auto tmp = (rexpr);                                \
   if (!tmp.ok()) return tmp.status();                \

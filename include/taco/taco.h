@@ -153,8 +153,8 @@ void taco_open_options_init(taco_open_options* options);
 /* Opens a TACO dataset (ZIP, FOLDER, TACOCAT, TACOLLECTION .json, legacy; local path, /vsi
  * path or http(s)/s3/gs URL). Several paths are one dataset (concat, column intersection).
  * Reads metadata only. `options` NULL: defaults. *out receives a new dataset. */
-taco_status taco_open(const char* const* paths, size_t num_paths, const taco_open_options* options,
-                      taco_dataset** out, taco_error** error);
+taco_status taco_open(const char* const* paths, size_t num_paths, const taco_open_options* options, taco_dataset** out,
+                      taco_error** error);
 void taco_dataset_free(taco_dataset* dataset);
 
 /* ---- lazy views (each returns a NEW dataset; the input is unchanged) --------------------
@@ -163,8 +163,7 @@ void taco_dataset_free(taco_dataset* dataset);
  * may not be changed. filter_bbox: rows whose geometry meets the closed box (lon/lat);
  * geometry_column NULL = "auto". filter_datetime: STAC range ("2023-01/2023-06", "2023",
  * "../2024-01-01", ...); time_column NULL = "auto". level > 0 cascades to level 0. */
-taco_status taco_dataset_sql(const taco_dataset* dataset, const char* query, taco_dataset** out,
-                             taco_error** error);
+taco_status taco_dataset_sql(const taco_dataset* dataset, const char* query, taco_dataset** out, taco_error** error);
 taco_status taco_dataset_filter_bbox(const taco_dataset* dataset, double min_x, double min_y, double max_x,
                                      double max_y, const char* geometry_column, int level, taco_dataset** out,
                                      taco_error** error);
@@ -227,27 +226,25 @@ taco_status taco_node_read_bytes(const taco_node* node, void* buffer, size_t cap
 /* FILE: its bytes handed to `sink(user_data, data, length)` in chunks of at most 4 MiB
  * (bounded memory). A sink returning non-zero stops the stream: TACO_IO_ERROR. */
 typedef int (*taco_bytes_sink)(void* user_data, const void* data, size_t length);
-taco_status taco_node_stream_bytes(const taco_node* node, taco_bytes_sink sink, void* user_data,
-                                   taco_error** error);
+taco_status taco_node_stream_bytes(const taco_node* node, taco_bytes_sink sink, void* user_data, taco_error** error);
 
 void taco_frame_free(taco_frame* frame);
 int64_t taco_frame_row_count(const taco_frame* frame);
 int taco_frame_level(const taco_frame* frame);
 /* As taco_dataset_arrow_stream, for the children's rows. */
-taco_status taco_frame_arrow_stream(const taco_frame* frame, int raw, struct ArrowArrayStream* out,
-                                    taco_error** error);
+taco_status taco_frame_arrow_stream(const taco_frame* frame, int raw, struct ArrowArrayStream* out, taco_error** error);
 /* One key among the children. */
 taco_status taco_frame_read(const taco_frame* frame, taco_key key, taco_node** out, taco_error** error);
 
 /* ---- statistics -------------------------------------------------------------------------- */
 typedef struct taco_stats_query {
-  size_t struct_size;  /* sizeof(taco_stats_query) */
-  const int* bands;    /* 0-based band indexes, num_bands >= 1 */
+  size_t struct_size; /* sizeof(taco_stats_query) */
+  const int* bands;   /* 0-based band indexes, num_bands >= 1 */
   size_t num_bands;
-  int level;           /* default 0; > 0 needs id or file */
-  const char* id;      /* level > 0: the parent at level-1 (NULL: none) */
-  const char* file;    /* level > 0: the child with this id under every view row (NULL: none) */
-  const char* method;  /* "pooled" (default, NULL), "exact" or "upstream" */
+  int level;          /* default 0; > 0 needs id or file */
+  const char* id;     /* level > 0: the parent at level-1 (NULL: none) */
+  const char* file;   /* level > 0: the child with this id under every view row (NULL: none) */
+  const char* method; /* "pooled" (default, NULL), "exact" or "upstream" */
 } taco_stats_query;
 void taco_stats_query_init(taco_stats_query* query);
 /* Band statistics of the view (taco/stats.h), as JSON text:
@@ -261,7 +258,7 @@ taco_status taco_dataset_stats(const taco_dataset* dataset, const taco_stats_que
 
 /* ---- checking ---------------------------------------------------------------------------- */
 typedef struct taco_validate_options {
-  size_t struct_size; /* sizeof(taco_validate_options) */
+  size_t struct_size;  /* sizeof(taco_validate_options) */
   size_t max_per_rule; /* default 1000 */
   int tiff_profile;    /* also check the TACO GeoTIFF profile (default 0) */
   int check_data;      /* ZIP: check every member's CRC-32 (default 1; 0 = `--fast`) */
@@ -277,24 +274,24 @@ taco_status taco_validate(const char* path, const taco_validate_options* options
 /* ---- writing (outputs are atomic: written under a temporary name and renamed; an existing
  * output is TACO_ALREADY_EXISTS). Paths written come back as a JSON array of strings. ---- */
 typedef struct taco_create_options {
-  size_t struct_size;             /* sizeof(taco_create_options) */
-  const char* collection;         /* JSON file of the collection fields (required) */
-  const char* order;              /* --order file (NULL: none) */
-  const char* const* metadata;    /* --metadata files (CSV, JSON Lines, Parquet) */
+  size_t struct_size;          /* sizeof(taco_create_options) */
+  const char* collection;      /* JSON file of the collection fields (required) */
+  const char* order;           /* --order file (NULL: none) */
+  const char* const* metadata; /* --metadata files (CSV, JSON Lines, Parquet) */
   size_t num_metadata;
-  const char* const* extensions;  /* --ext: "stac", "istac", "stats", "stats:image.tif", ... */
+  const char* const* extensions; /* --ext: "stac", "istac", "stats", "stats:image.tif", ... */
   size_t num_extensions;
-  const char* time_column;        /* --time-column (NULL: none) */
-  const double* classes;          /* --classes of stats-categorical */
+  const char* time_column; /* --time-column (NULL: none) */
+  const double* classes;   /* --classes of stats-categorical */
   size_t num_classes;
-  size_t pad_to;                  /* --pad-to (0: none) */
-  int non_strict;                 /* --non-strict (default 0) */
-  int require_metadata;           /* --require-metadata (default 0) */
-  const char* split_size;         /* --split-size ("4GB" when NULL; "0" never splits) */
-  const char* const* group_by;    /* --group-by columns */
+  size_t pad_to;               /* --pad-to (0: none) */
+  int non_strict;              /* --non-strict (default 0) */
+  int require_metadata;        /* --require-metadata (default 0) */
+  const char* split_size;      /* --split-size ("4GB" when NULL; "0" never splits) */
+  const char* const* group_by; /* --group-by columns */
   size_t num_group_by;
-  int consolidate;                /* write .tacocat when split (default 1; 0 = --no-consolidate) */
-  const char* format;             /* "auto" (NULL), "zip" or "folder" */
+  int consolidate;    /* write .tacocat when split (default 1; 0 = --no-consolidate) */
+  const char* format; /* "auto" (NULL), "zip" or "folder" */
 } taco_create_options;
 void taco_create_options_init(taco_create_options* options);
 /* `taco create SRC OUT`: a dataset from a directory tree (directories are FOLDERs, files are

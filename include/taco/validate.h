@@ -16,8 +16,8 @@
 //    "<source file>: "), and the index rows of each source must equal that source's level
 //    rows (tacocat-part); a source that cannot be opened is a missing-member violation.
 //  * A remote FOLDER is checked file by file (one small request per file, in parallel); it
-//    cannot be listed, so `unreferenced-member` is not checked and `notes` says so. Otherwise a report: ok() (exit 0) or
-//    violations (exit 1).
+//    cannot be listed, so `unreferenced-member` is not checked and `notes` says so. Otherwise a report: ok() (exit 0)
+//    or violations (exit 1).
 //  * taco_version must be MAJOR.MINOR.PATCH (any version); both provider forms (spec Contact
 //    and STAC Provider) are accepted.
 //  * Offsets are always checked against the member found BY ARCHIVE PATH, never by
@@ -99,8 +99,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -118,8 +118,8 @@ struct Violation {
 
 struct ValidationReport {
   std::string path;
-  std::string format;  // "zip", "folder" or "tacocat"
-  std::vector<Violation> violations;  // in the order found, at most max_per_rule per rule
+  std::string format;                       // "zip", "folder" or "tacocat"
+  std::vector<Violation> violations;        // in the order found, at most max_per_rule per rule
   std::map<std::string, uint64_t> omitted;  // rule -> violations found but not listed
   std::vector<std::string> notes;           // what could not be checked, and why
 

@@ -92,18 +92,22 @@ using ValueStruct = std::vector<std::pair<std::string, Value>>;
 // float are kept distinct from int64 and double so that round trips keep their width.
 class Value {
  public:
-  using Storage = std::variant<std::monostate, bool, int32_t, int64_t, float, double, std::string, Binary,
-                               TimestampUs, ValueList, ValueStruct>;
+  using Storage = std::variant<std::monostate, bool, int32_t, int64_t, float, double, std::string, Binary, TimestampUs,
+                               ValueList, ValueStruct>;
   Value() = default;
   template <typename T>
-  Value(T v) : v_(std::move(v)) {}  // NOLINT: implicit by design
+  Value(T v) : v_(std::move(v)) {}              // NOLINT: implicit by design
   Value(const char* s) : v_(std::string(s)) {}  // NOLINT
 
   bool is_null() const { return std::holds_alternative<std::monostate>(v_); }
   template <typename T>
-  bool is() const { return std::holds_alternative<T>(v_); }
+  bool is() const {
+    return std::holds_alternative<T>(v_);
+  }
   template <typename T>
-  const T& get() const { return std::get<T>(v_); }
+  const T& get() const {
+    return std::get<T>(v_);
+  }
   const Storage& storage() const { return v_; }
 
   // Text for people: strings unquoted, binary as hex, timestamps ISO-8601, lists "[a, b]".

@@ -24,7 +24,7 @@
 namespace taco {
 
 enum class OutputFormat {
-  kAuto,    // ".zip"/".tacozip" suffix (any case) → kZip, else kFolder
+  kAuto,  // ".zip"/".tacozip" suffix (any case) → kZip, else kFolder
   kZip,
   kFolder,
 };
@@ -50,8 +50,7 @@ struct CreateOptions {
 // reader would open as another format are refused (InvalidArgument) before anything is
 // written: no output may be named *.tacocat or __TACOCAT__ (TACOCAT indexes), and a FOLDER
 // may not be named *.zip/*.tacozip (read as a ZIP), `DATA` or `METADATA`.
-Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output,
-                                        const CreateOptions& options = {});
+Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output, const CreateOptions& options = {});
 
 // For programs (the `taco` command calls it first thing in main()): SIGINT, SIGTERM and
 // SIGHUP first remove the temporary output of every write in progress (create, convert,

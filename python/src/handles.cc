@@ -61,8 +61,7 @@ Result<std::shared_ptr<Dataset>> Build(const Recipe& r) {
     }
     case Recipe::Kind::kSql:
     case Recipe::Kind::kBbox:
-    case Recipe::Kind::kDatetime:
-      break;
+    case Recipe::Kind::kDatetime: break;
   }
   TACO_ASSIGN_OR_RETURN(auto parent, Build(*r.parent));
   Result<std::unique_ptr<Dataset>> derived = Status::Internal("unreachable");

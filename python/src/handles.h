@@ -43,7 +43,7 @@ struct Recipe {
   std::string base_path;
   bool use_cache = true;
   bool allow_external_rasters = false;  // OpenOptions::allow_external_rasters
-  bool allow_external_sql = false;  // OpenOptions::allow_external_sql
+  bool allow_external_sql = false;      // OpenOptions::allow_external_sql
   // kConcat
   std::vector<std::shared_ptr<const Recipe>> inputs;
   std::string column_mode;

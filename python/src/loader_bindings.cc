@@ -92,8 +92,8 @@ RecipePtr RecipeFromJson(const nlohmann::json& j) {
   r->box = j.at("box").get<std::array<double, 4>>();
   r->level = j.at("level").get<int>();
   r->data_is_raw = j.at("data_is_raw").get<bool>();
-  const bool derived = r->kind == Recipe::Kind::kSql || r->kind == Recipe::Kind::kBbox ||
-                       r->kind == Recipe::Kind::kDatetime;
+  const bool derived =
+      r->kind == Recipe::Kind::kSql || r->kind == Recipe::Kind::kBbox || r->kind == Recipe::Kind::kDatetime;
   if (derived != (r->parent != nullptr)) {
     throw StatusError(StatusCode::kInvalidArgument, "dataset recipe: '" + kind + "' with a wrong parent");
   }
@@ -189,115 +189,141 @@ nb::tuple SampleTuple(DecodedSample& s) {
 }  // namespace
 
 void BindLoader(nb::module_& m) {
-  m.def("dataset_recipe", [](DatasetHandle& h) {
-    Check(CheckRebuildable(*h.recipe));
-    return RecipeJson(*h.recipe).dump();
-  }, nb::arg("dataset"));
-  m.def("dataset_from_recipe", [](const std::string& text) {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const std::exception& e) {
-      throw StatusError(StatusCode::kInvalidArgument, std::string("dataset recipe: not JSON: ") + e.what());
-    }
-    RecipePtr recipe;
-    try {
-      recipe = RecipeFromJson(j);
-    } catch (const nlohmann::json::exception& e) {
-      throw StatusError(StatusCode::kInvalidArgument, std::string("dataset recipe: ") + e.what());
-    }
-    std::shared_ptr<Dataset> ds;
-    {
-      nb::gil_scoped_release release;
-      ds = Take(Build(*recipe));
-    }
-    return DatasetHandle(std::move(ds), std::make_shared<Engine>(), recipe);
-  }, nb::arg("recipe"));
+  m.def(
+      "dataset_recipe",
+      [](DatasetHandle& h) {
+        Check(CheckRebuildable(*h.recipe));
+        return RecipeJson(*h.recipe).dump();
+      },
+      nb::arg("dataset"));
+  m.def(
+      "dataset_from_recipe",
+      [](const std::string& text) {
+        nlohmann::json j;
+        try {
+          j = nlohmann::json::parse(text);
+        } catch (const std::exception& e) {
+          throw StatusError(StatusCode::kInvalidArgument, std::string("dataset recipe: not JSON: ") + e.what());
+        }
+        RecipePtr recipe;
+        try {
+          recipe = RecipeFromJson(j);
+        } catch (const nlohmann::json::exception& e) {
+          throw StatusError(StatusCode::kInvalidArgument, std::string("dataset recipe: ") + e.what());
+        }
+        std::shared_ptr<Dataset> ds;
+        {
+          nb::gil_scoped_release release;
+          ds = Take(Build(*recipe));
+        }
+        return DatasetHandle(std::move(ds), std::make_shared<Engine>(), recipe);
+      },
+      nb::arg("recipe"));
 
   nb::class_<PlanHandle>(m, "SamplePlan")
       .def_prop_ro("num_rows", [](const PlanHandle& p) { return p.plan->num_rows(); })
       .def_prop_ro("files", [](const PlanHandle& p) { return p.plan->files(); })
       .def_prop_ro("containers", [](const PlanHandle& p) { return p.plan->containers(); })
-      .def("id", [](const PlanHandle& p, size_t row) {
-        if (row >= p.plan->num_rows()) throw nb::index_error("row out of range");
-        return p.plan->id(row);
-      }, nb::arg("row"))
-      .def("location", [](const PlanHandle& p, size_t row, size_t file) {
-        if (row >= p.plan->num_rows() || file >= p.plan->files_per_row()) throw nb::index_error("out of range");
-        const SamplePlan::Location& loc = p.plan->location(row, file);
-        return std::make_tuple(loc.container, loc.offset, loc.size, loc.path);
-      }, nb::arg("row"), nb::arg("file"));
+      .def(
+          "id",
+          [](const PlanHandle& p, size_t row) {
+            if (row >= p.plan->num_rows()) throw nb::index_error("row out of range");
+            return p.plan->id(row);
+          },
+          nb::arg("row"))
+      .def(
+          "location",
+          [](const PlanHandle& p, size_t row, size_t file) {
+            if (row >= p.plan->num_rows() || file >= p.plan->files_per_row()) throw nb::index_error("out of range");
+            const SamplePlan::Location& loc = p.plan->location(row, file);
+            return std::make_tuple(loc.container, loc.offset, loc.size, loc.path);
+          },
+          nb::arg("row"), nb::arg("file"));
 
-  m.def("plan_samples", [](DatasetHandle& h, std::vector<std::string> files) {
-    h.EnsureProcess();
-    PlanHandle p;
-    p.recipe = h.recipe;
-    std::shared_ptr<Dataset> ds = h.ds;
-    std::shared_ptr<Engine> engine = h.engine;
-    {
-      nb::gil_scoped_release release;
-      std::lock_guard<std::mutex> lock(engine->mu);
-      p.plan = Take(SamplePlan::Build(*ds, files));
-    }
-    return p;
-  }, nb::arg("dataset"), nb::arg("files"));
+  m.def(
+      "plan_samples",
+      [](DatasetHandle& h, std::vector<std::string> files) {
+        h.EnsureProcess();
+        PlanHandle p;
+        p.recipe = h.recipe;
+        std::shared_ptr<Dataset> ds = h.ds;
+        std::shared_ptr<Engine> engine = h.engine;
+        {
+          nb::gil_scoped_release release;
+          std::lock_guard<std::mutex> lock(engine->mu);
+          p.plan = Take(SamplePlan::Build(*ds, files));
+        }
+        return p;
+      },
+      nb::arg("dataset"), nb::arg("files"));
 
   // selections: one (bands or None, (col_off, row_off, cols, rows) or None, type name) per
   // file, or one for all. fallback: navigate the view when the ZIP does not confirm an offset.
   using Selection = std::tuple<std::optional<std::vector<int>>,
                                std::optional<std::tuple<int64_t, int64_t, int64_t, int64_t>>, std::string>;
-  m.def("make_decoder", [](const PlanHandle& p, const std::vector<Selection>& selections, bool fallback) {
-    std::vector<RasterSelection> sel;
-    for (const auto& [bands, window, type] : selections) {
-      RasterSelection s;
-      if (bands) s.bands = *bands;
-      s.window = WindowOf(window);
-      s.type = Take(ParsePixelType(type));
-      sel.push_back(std::move(s));
-    }
-    LocationFallback fb;
-    if (fallback) {
-      RecipePtr recipe = p.recipe;
-      fb = NavigationFallback([recipe]() -> Result<std::shared_ptr<const Dataset>> {
-        TACO_ASSIGN_OR_RETURN(std::shared_ptr<Dataset> ds, Build(*recipe));
-        return std::shared_ptr<const Dataset>(std::move(ds));
-      }, p.plan->files());
-    }
-    return DecoderHandle(Take(SampleDecoder::Make(p.plan, std::move(sel), std::move(fb))));
-  }, nb::arg("plan"), nb::arg("selections"), nb::arg("fallback") = true);
+  m.def(
+      "make_decoder",
+      [](const PlanHandle& p, const std::vector<Selection>& selections, bool fallback) {
+        std::vector<RasterSelection> sel;
+        for (const auto& [bands, window, type] : selections) {
+          RasterSelection s;
+          if (bands) s.bands = *bands;
+          s.window = WindowOf(window);
+          s.type = Take(ParsePixelType(type));
+          sel.push_back(std::move(s));
+        }
+        LocationFallback fb;
+        if (fallback) {
+          RecipePtr recipe = p.recipe;
+          fb = NavigationFallback(
+              [recipe]() -> Result<std::shared_ptr<const Dataset>> {
+                TACO_ASSIGN_OR_RETURN(std::shared_ptr<Dataset> ds, Build(*recipe));
+                return std::shared_ptr<const Dataset>(std::move(ds));
+              },
+              p.plan->files());
+        }
+        return DecoderHandle(Take(SampleDecoder::Make(p.plan, std::move(sel), std::move(fb))));
+      },
+      nb::arg("plan"), nb::arg("selections"), nb::arg("fallback") = true);
 
   nb::class_<DecoderHandle>(m, "SampleDecoder")
-      .def("decode", [](DecoderHandle& d, int64_t row) {
-        d.CheckProcess();
-        DecodedSample s;
-        {
-          nb::gil_scoped_release release;
-          s = Take(d.decoder->Decode(row));
-        }
-        return SampleTuple(s);
-      }, nb::arg("row"))
-      .def("read_ahead", [](DecoderHandle& d, std::vector<int64_t> rows, int threads, size_t memory_budget,
-                            size_t max_ahead) {
-        d.CheckProcess();
-        if (threads < 0) throw StatusError(StatusCode::kInvalidArgument, "read-ahead threads must be >= 0");
-        ReadAheadOptions o;
-        o.threads = threads;
-        o.memory_budget = memory_budget;
-        o.max_ahead = max_ahead;
-        return ReadAheadHandle(std::make_unique<ReadAhead>(d.decoder, std::move(rows), o));
-      }, nb::arg("rows"), nb::arg("threads"), nb::arg("memory_budget"), nb::arg("max_ahead"));
+      .def(
+          "decode",
+          [](DecoderHandle& d, int64_t row) {
+            d.CheckProcess();
+            DecodedSample s;
+            {
+              nb::gil_scoped_release release;
+              s = Take(d.decoder->Decode(row));
+            }
+            return SampleTuple(s);
+          },
+          nb::arg("row"))
+      .def(
+          "read_ahead",
+          [](DecoderHandle& d, std::vector<int64_t> rows, int threads, size_t memory_budget, size_t max_ahead) {
+            d.CheckProcess();
+            if (threads < 0) throw StatusError(StatusCode::kInvalidArgument, "read-ahead threads must be >= 0");
+            ReadAheadOptions o;
+            o.threads = threads;
+            o.memory_budget = memory_budget;
+            o.max_ahead = max_ahead;
+            return ReadAheadHandle(std::make_unique<ReadAhead>(d.decoder, std::move(rows), o));
+          },
+          nb::arg("rows"), nb::arg("threads"), nb::arg("memory_budget"), nb::arg("max_ahead"));
 
   nb::class_<ReadAheadHandle>(m, "ReadAhead")
-      .def("next", [](ReadAheadHandle& q) -> nb::object {
-        ReadAhead& queue = q.Get();
-        std::optional<DecodedSample> s;
-        {
-          nb::gil_scoped_release release;
-          s = Take(queue.Next());
-        }
-        if (!s) return nb::none();
-        return SampleTuple(*s);
-      })
+      .def("next",
+           [](ReadAheadHandle& q) -> nb::object {
+             ReadAhead& queue = q.Get();
+             std::optional<DecodedSample> s;
+             {
+               nb::gil_scoped_release release;
+               s = Take(queue.Next());
+             }
+             if (!s) return nb::none();
+             return SampleTuple(*s);
+           })
       .def("__len__", [](ReadAheadHandle& q) { return q.Get().size(); })
       .def_prop_ro("held_bytes", [](ReadAheadHandle& q) { return q.Get().held_bytes(); })
       .def_prop_ro("peak_held_bytes", [](ReadAheadHandle& q) { return q.Get().peak_held_bytes(); })

@@ -94,76 +94,87 @@ void QueueLine(LogLevel level, std::string_view line) {
   }
 }
 
-
 }  // namespace
 
 void BindTools(nb::module_& m) {
   // The GeoTIFF tree of `taco demo` in `dir`: a list of dicts, one per tile (id, lon, lat,
   // time_start_us, time_end_us, country).
-  m.def("demo_tree", [](const std::string& dir, int tiles, int size) {
-    DemoOptions o;
-    o.tiles = tiles;
-    o.size = size;
-    std::vector<DemoTile> made = [&] {
-      nb::gil_scoped_release release;
-      return Take(SynthesizeDemoTree(dir, o));
-    }();
-    nb::list out;
-    for (const auto& t : made) {
-      nb::dict d;
-      d["id"] = t.id;
-      d["lon"] = t.lon;
-      d["lat"] = t.lat;
-      d["time_start_us"] = t.time_start_us;
-      d["time_end_us"] = t.time_end_us;
-      d["country"] = t.country;
-      out.append(d);
-    }
-    return out;
-  }, nb::arg("dir"), nb::arg("tiles"), nb::arg("size"));
+  m.def(
+      "demo_tree",
+      [](const std::string& dir, int tiles, int size) {
+        DemoOptions o;
+        o.tiles = tiles;
+        o.size = size;
+        std::vector<DemoTile> made = [&] {
+          nb::gil_scoped_release release;
+          return Take(SynthesizeDemoTree(dir, o));
+        }();
+        nb::list out;
+        for (const auto& t : made) {
+          nb::dict d;
+          d["id"] = t.id;
+          d["lon"] = t.lon;
+          d["lat"] = t.lat;
+          d["time_start_us"] = t.time_start_us;
+          d["time_end_us"] = t.time_end_us;
+          d["country"] = t.country;
+          out.append(d);
+        }
+        return out;
+      },
+      nb::arg("dir"), nb::arg("tiles"), nb::arg("size"));
 
   // ---- log ---------------------------------------------------------------------------------
-  m.def("set_log_level", [](int level) {
-    if (level < 0 || level > 2) throw StatusError(StatusCode::kInvalidArgument, "log level is 0, 1 or 2");
-    SetLogLevel(static_cast<LogLevel>(level));
-  }, nb::arg("level"));
+  m.def(
+      "set_log_level",
+      [](int level) {
+        if (level < 0 || level > 2) throw StatusError(StatusCode::kInvalidArgument, "log level is 0, 1 or 2");
+        SetLogLevel(static_cast<LogLevel>(level));
+      },
+      nb::arg("level"));
   m.def("get_log_level", [] { return static_cast<int>(GetLogLevel()); });
-  m.def("set_log_sink", [](nb::object fn) {
-    if (fn.is_none()) {
-      SetLogSink(nullptr);
-      Deliver();  // what was queued still reaches the old sink
-      Py_XDECREF(g_sink_fn);
-      g_sink_fn = nullptr;
-      return;
-    }
-    Py_XDECREF(g_sink_fn);
-    g_sink_fn = fn.release().ptr();
-    SetLogSink(&QueueLine);
-  }, nb::arg("fn").none());
+  m.def(
+      "set_log_sink",
+      [](nb::object fn) {
+        if (fn.is_none()) {
+          SetLogSink(nullptr);
+          Deliver();  // what was queued still reaches the old sink
+          Py_XDECREF(g_sink_fn);
+          g_sink_fn = nullptr;
+          return;
+        }
+        Py_XDECREF(g_sink_fn);
+        g_sink_fn = fn.release().ptr();
+        SetLogSink(&QueueLine);
+      },
+      nb::arg("fn").none());
   m.def("flush_log", [] { Deliver(); });
 
   // ---- publish -----------------------------------------------------------------------------
-  m.def("publish", [](const std::string& dataset, const std::string& outdir, const std::string& publication_json,
-                      const std::string& publication_source, const std::string& base_url,
-                      const std::string& only, bool overwrite, const std::string& generated_at) {
-    PublishOptions o;
-    if (!publication_json.empty()) {
-      nlohmann::ordered_json sidecar;
-      try {
-        sidecar = nlohmann::ordered_json::parse(publication_json);
-      } catch (const std::exception& e) {
-        throw StatusError(StatusCode::kInvalidArgument, publication_source + ": not JSON: " + e.what());
-      }
-      o.publication = Take(ParsePublication(sidecar, publication_source));
-    }
-    if (!only.empty()) o.only = Take(ParsePublishOutputs(only));
-    o.base_url = base_url;
-    o.overwrite = overwrite;
-    o.generated_at = generated_at;
-    nb::gil_scoped_release release;
-    return Take(Publish(dataset, outdir, o)).written;
-  }, nb::arg("dataset"), nb::arg("outdir"), nb::arg("publication_json"), nb::arg("publication_source"),
-     nb::arg("base_url"), nb::arg("only"), nb::arg("overwrite"), nb::arg("generated_at"));
+  m.def(
+      "publish",
+      [](const std::string& dataset, const std::string& outdir, const std::string& publication_json,
+         const std::string& publication_source, const std::string& base_url, const std::string& only, bool overwrite,
+         const std::string& generated_at) {
+        PublishOptions o;
+        if (!publication_json.empty()) {
+          nlohmann::ordered_json sidecar;
+          try {
+            sidecar = nlohmann::ordered_json::parse(publication_json);
+          } catch (const std::exception& e) {
+            throw StatusError(StatusCode::kInvalidArgument, publication_source + ": not JSON: " + e.what());
+          }
+          o.publication = Take(ParsePublication(sidecar, publication_source));
+        }
+        if (!only.empty()) o.only = Take(ParsePublishOutputs(only));
+        o.base_url = base_url;
+        o.overwrite = overwrite;
+        o.generated_at = generated_at;
+        nb::gil_scoped_release release;
+        return Take(Publish(dataset, outdir, o)).written;
+      },
+      nb::arg("dataset"), nb::arg("outdir"), nb::arg("publication_json"), nb::arg("publication_source"),
+      nb::arg("base_url"), nb::arg("only"), nb::arg("overwrite"), nb::arg("generated_at"));
 }
 
 }  // namespace taco::py

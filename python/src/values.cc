@@ -43,8 +43,7 @@ DataType ParseType(const std::string& text) { return Take(ParseDataType(text)); 
 Value ToValue(nb::handle obj, const DataType& type, const std::string& where) {
   if (obj.is_none()) return Value();
   switch (type.id) {
-    case TypeId::kNull:
-      Mismatch(where, type, obj);
+    case TypeId::kNull: Mismatch(where, type, obj);
     case TypeId::kBool:
       if (!IsBool(obj)) {
         // numpy.bool_
@@ -58,8 +57,7 @@ Value ToValue(nb::handle obj, const DataType& type, const std::string& where) {
       }
       return Value(static_cast<int32_t>(v));
     }
-    case TypeId::kInt64:
-      return Value(ToInt64(obj, where, type));
+    case TypeId::kInt64: return Value(ToInt64(obj, where, type));
     case TypeId::kFloat:
     case TypeId::kDouble: {
       if (IsBool(obj) || !(PyFloat_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyNumber_Check(obj.ptr()))) {
@@ -86,8 +84,7 @@ Value ToValue(nb::handle obj, const DataType& type, const std::string& where) {
       PyBuffer_Release(&view);
       return Value(Binary{std::move(bytes)});
     }
-    case TypeId::kTimestampUs:
-      return Value(TimestampUs{ToInt64(obj, where, type)});
+    case TypeId::kTimestampUs: return Value(TimestampUs{ToInt64(obj, where, type)});
     case TypeId::kList: {
       if (nb::isinstance<nb::str>(obj) || nb::isinstance<nb::bytes>(obj) || nb::isinstance<nb::dict>(obj) ||
           !PySequence_Check(obj.ptr())) {

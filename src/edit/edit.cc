@@ -86,11 +86,16 @@ bool IsNumeric(TypeId id) {
 std::optional<Value> CastNumber(const Value& v, const DataType& to) {
   if (v.is_null()) return v;
   double d = 0;
-  if (v.is<int32_t>()) d = v.get<int32_t>();
-  else if (v.is<int64_t>()) d = static_cast<double>(v.get<int64_t>());
-  else if (v.is<float>()) d = v.get<float>();
-  else if (v.is<double>()) d = v.get<double>();
-  else return std::nullopt;
+  if (v.is<int32_t>())
+    d = v.get<int32_t>();
+  else if (v.is<int64_t>())
+    d = static_cast<double>(v.get<int64_t>());
+  else if (v.is<float>())
+    d = v.get<float>();
+  else if (v.is<double>())
+    d = v.get<double>();
+  else
+    return std::nullopt;
   switch (to.id) {
     case TypeId::kInt32:
       if (d != static_cast<double>(static_cast<int32_t>(d))) return std::nullopt;
@@ -218,7 +223,8 @@ std::string TempSibling(const std::string& path) {
 }  // namespace
 
 Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions& options) {
-  if (options.collection_file.empty() && options.set.empty() && options.unset.empty() && options.metadata_file.empty()) {
+  if (options.collection_file.empty() && options.set.empty() && options.unset.empty() &&
+      options.metadata_file.empty()) {
     return Status::InvalidArgument(path + ": nothing to edit (give --set, --unset, --collection or --metadata)");
   }
   TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
@@ -266,7 +272,8 @@ Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions
     c.erase(k);
   }
   for (const char* generated : {"taco:pit_schema", "taco:field_schema"}) {
-    if (c.contains(generated)) return Status::InvalidArgument(std::string(generated) + " is generated; it cannot be set");
+    if (c.contains(generated))
+      return Status::InvalidArgument(std::string(generated) + " is generated; it cannot be set");
   }
   if (legacy && legacy->flavor == LegacyFlavor::kTacoV1) {
     // The edited 2.0 fields win over the stored v1 object where they differ (CollectionToV1).
@@ -285,8 +292,9 @@ Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions
     TACO_ASSIGN_OR_RETURN(root, apply.Walk(root, 0, ""));
     for (const auto& [key, row] : edits.rows) {
       if (!edits.used.count(key)) {
-        return Status::InvalidArgument(options.metadata_file + ": no sample " + (edits.by_path ? "at path '" : "with id '") +
-                                       key + "' at level " + std::to_string(options.level));
+        return Status::InvalidArgument(options.metadata_file + ": no sample " +
+                                       (edits.by_path ? "at path '" : "with id '") + key + "' at level " +
+                                       std::to_string(options.level));
       }
     }
   }

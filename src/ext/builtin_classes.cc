@@ -42,8 +42,7 @@ class RasterSource {
     internal::EnsureGdalRegistered();
     mem_path_ = "/vsimem/taco_ext/" + std::to_string(counter.fetch_add(1)) + "_" + sample.id();
     const std::string& bytes = sample.bytes();
-    VSILFILE* f = VSIFileFromMemBuffer(mem_path_.c_str(),
-                                       reinterpret_cast<GByte*>(const_cast<char*>(bytes.data())),
+    VSILFILE* f = VSIFileFromMemBuffer(mem_path_.c_str(), reinterpret_cast<GByte*>(const_cast<char*>(bytes.data())),
                                        static_cast<vsi_l_offset>(bytes.size()), FALSE);
     if (f == nullptr) {
       mem_path_.clear();
@@ -100,7 +99,7 @@ taco::Schema StacExtension::Schema() const { return ToSchema(StacSchema()); }
 std::string StacExtension::Description(std::string_view f) const { return DescriptionIn(StacSchema(), f); }
 // A FOLDER's STAC/ISTAC fields from its children, with the extension's own times when given.
 static Result<std::vector<Field>> FolderFields(const Sample& sample, bool istac, std::optional<int64_t> start,
-                                        std::optional<int64_t> end) {
+                                               std::optional<int64_t> end) {
   auto fields = istac ? IstacFromChildren(*sample.children()) : StacFromChildren(*sample.children());
   if (!fields.ok() || (!start && !end)) return fields;
   // Given times replace the computed ones (checked as for files by Stac()/Istac()).
@@ -110,9 +109,11 @@ static Result<std::vector<Field>> FolderFields(const Sample& sample, bool istac,
     if (suffix == "time_start") f.value = start ? Value(TimestampUs{*start}) : Value();
     if (suffix == "time_end") f.value = end ? Value(TimestampUs{*end}) : Value();
     if (suffix == "time_middle") {
-      f.value = start && end ? Value(TimestampUs{*start + static_cast<int64_t>(
-                                                              (static_cast<uint64_t>(*end) - static_cast<uint64_t>(*start)) / 2)})
-                             : Value();
+      f.value =
+          start && end
+              ? Value(TimestampUs{
+                    *start + static_cast<int64_t>((static_cast<uint64_t>(*end) - static_cast<uint64_t>(*start)) / 2)})
+              : Value();
     }
   }
   return fields;

@@ -92,8 +92,8 @@ Result<std::vector<SpectralBand>> SensorBands(std::string_view sensor) {
   for (const auto& s : Sensors()) {
     if (sensor == s.sensor) return s.bands;
   }
-  return Status::NotFound("optical:sensor: unknown sensor '" + std::string(sensor) + "' (known: " +
-                          Join(KnownSensors()) + ")");
+  return Status::NotFound("optical:sensor: unknown sensor '" + std::string(sensor) +
+                          "' (known: " + Join(KnownSensors()) + ")");
 }
 
 Result<nlohmann::ordered_json> OpticalData(std::string_view sensor) {
@@ -182,8 +182,10 @@ Result<nlohmann::ordered_json> SplitStrategy(std::string_view name) {
   for (const char* s : kStrategies) {
     if (name == s) return json{{"split:strategy", std::string(name)}};
   }
-  return Status::InvalidArgument("split:strategy: must be one of random, stratified, manual, other, none, unknown; "
-                                 "got '" + std::string(name) + "'");
+  return Status::InvalidArgument(
+      "split:strategy: must be one of random, stratified, manual, other, none, unknown; "
+      "got '" +
+      std::string(name) + "'");
 }
 
 }  // namespace taco::ext

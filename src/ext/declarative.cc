@@ -43,8 +43,7 @@ std::vector<Field> SplitSchema() {
 
 Result<std::vector<Field>> Split(std::string_view split) {
   if (split != "train" && split != "test" && split != "validation") {
-    return Status::InvalidArgument("split: must be one of train, test, validation; got '" + std::string(split) +
-                                   "'");
+    return Status::InvalidArgument("split: must be one of train, test, validation; got '" + std::string(split) + "'");
   }
   std::vector<Field> fields = SplitSchema();
   fields[0].value = std::string(split);

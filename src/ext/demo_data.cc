@@ -24,9 +24,8 @@ struct Place {
   double lon, lat;
 };
 constexpr Place kPlaces[] = {
-    {"Spain", -4.05, 39.45},   {"Kenya", 36.95, -0.55},     {"Peru", -72.05, -13.45},
-    {"Japan", 140.05, 36.15},  {"Germany", 10.45, 51.05},   {"Australia", 146.55, -33.55},
-    {"Brazil", -55.05, -12.05}, {"India", 78.45, 22.55},
+    {"Spain", -4.05, 39.45},   {"Kenya", 36.95, -0.55},       {"Peru", -72.05, -13.45},   {"Japan", 140.05, 36.15},
+    {"Germany", 10.45, 51.05}, {"Australia", 146.55, -33.55}, {"Brazil", -55.05, -12.05}, {"India", 78.45, 22.55},
 };
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kBands = 4;
@@ -37,10 +36,10 @@ constexpr int64_t kDay = 86400;
 
 // Reflectance x 10000 of each land-cover class in B02, B03, B04, B08.
 constexpr double kReflectance[4][kBands] = {
-    {620, 540, 320, 160},     // water
-    {420, 720, 430, 3400},    // vegetation
-    {1150, 1480, 1790, 2450}, // bare soil
-    {1380, 1420, 1510, 1820}, // built-up
+    {620, 540, 320, 160},      // water
+    {420, 720, 430, 3400},     // vegetation
+    {1150, 1480, 1790, 2450},  // bare soil
+    {1380, 1420, 1510, 1820},  // built-up
 };
 
 uint64_t SplitMix(uint64_t x) {

@@ -73,8 +73,8 @@ class ToWgs84 {
       internal::QuietGdalErrors quiet;
       OGRSpatialReference source;
       if (source.SetFromUserInput(crs.c_str()) != OGRERR_NONE) {
-        return Status::InvalidArgument("CRS " + Quote(crs.substr(0, 60)) + " is not understood: " +
-                                       internal::QuietGdalErrors::LastError("unknown CRS"));
+        return Status::InvalidArgument("CRS " + Quote(crs.substr(0, 60)) +
+                                       " is not understood: " + internal::QuietGdalErrors::LastError("unknown CRS"));
       }
       source.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
       OGRSpatialReference wgs84;
@@ -84,8 +84,8 @@ class ToWgs84 {
       wgs84.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
       std::unique_ptr<OGRCoordinateTransformation> ct(OGRCreateCoordinateTransformation(&source, &wgs84));
       if (ct == nullptr) {
-        return Status::InvalidArgument("no transformation from " + Quote(crs.substr(0, 60)) + " to EPSG:4326: " +
-                                       internal::QuietGdalErrors::LastError("unknown"));
+        return Status::InvalidArgument("no transformation from " + Quote(crs.substr(0, 60)) +
+                                       " to EPSG:4326: " + internal::QuietGdalErrors::LastError("unknown"));
       }
       it = transforms_.emplace(crs, std::move(ct)).first;
     }
@@ -115,7 +115,8 @@ std::vector<std::pair<double, double>> DenseRing(double x0, double y0, double x1
   for (size_t e = 0; e < 4; ++e) {
     for (int k = 0; k < kEdgeSteps; ++k) {
       const double t = static_cast<double>(k) / kEdgeSteps;
-      out.emplace_back(c[e].first + t * (c[e + 1].first - c[e].first), c[e].second + t * (c[e + 1].second - c[e].second));
+      out.emplace_back(c[e].first + t * (c[e + 1].first - c[e].first),
+                       c[e].second + t * (c[e + 1].second - c[e].second));
     }
   }
   return out;
@@ -156,8 +157,7 @@ std::array<double, 4> BoxOf(const std::vector<std::pair<double, double>>& lonlat
 
 // A FILE sample's footprint in its own CRS as a dense ring: from stac:geotransform and
 // stac:tensor_shape, else from the bounds of istac:geometry. Nothing when it has neither.
-Result<std::optional<std::pair<std::string, std::vector<std::pair<double, double>>>>> SourceFootprint(
-    const Sample& s) {
+Result<std::optional<std::pair<std::string, std::vector<std::pair<double, double>>>>> SourceFootprint(const Sample& s) {
   using Out = std::optional<std::pair<std::string, std::vector<std::pair<double, double>>>>;
   const Value* crs = FieldValue(s, "stac:crs");
   auto gt = NumbersOf(FieldValue(s, "stac:geotransform"));

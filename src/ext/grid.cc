@@ -53,8 +53,7 @@ Result<std::string> MajorTomCode(double lon, double lat, double dist_km) {
   const int64_t n_rows = static_cast<int64_t>(std::ceil(kPi * kEquatorRadiusKm / dist_km));
   const double dlat = 180.0 / static_cast<double>(n_rows);
   const int64_t j_min = std::max<int64_t>(-(n_rows / 2), static_cast<int64_t>(std::ceil(-kMaxLatitude / dlat)));
-  const int64_t j_max =
-      std::min<int64_t>((n_rows + 1) / 2 - 1, static_cast<int64_t>(std::floor(kMaxLatitude / dlat)));
+  const int64_t j_max = std::min<int64_t>((n_rows + 1) / 2 - 1, static_cast<int64_t>(std::floor(kMaxLatitude / dlat)));
   const int64_t j = std::clamp(CellBelow(lat, dlat), j_min, j_max);
 
   const double row_lat = static_cast<double>(j) * dlat;

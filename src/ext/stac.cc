@@ -91,7 +91,7 @@ std::vector<Field> StacSchema() {
 }
 
 Result<std::vector<Field>> Stac(const std::string& raster_path, std::optional<int64_t> time_start_us,
-                               std::optional<int64_t> time_end_us) {
+                                std::optional<int64_t> time_end_us) {
   TACO_ASSIGN_OR_RETURN(Times times, CheckTimes(raster_path, time_start_us, time_end_us));
   TACO_ASSIGN_OR_RETURN(Georef g, ReadGeoref(raster_path));
   TACO_ASSIGN_OR_RETURN(Value centroid, Centroid(raster_path, g));

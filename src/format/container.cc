@@ -40,7 +40,9 @@ std::vector<std::string> Container::CriticalColumns(int level) const {
 }
 
 std::string Container::SamplePathExpression(int level, const SamplePathSql& sql) const {
-  auto when_id_ok = [&](const std::string& expr) { return "CASE WHEN " + sql.id + " IS NOT NULL THEN " + expr + " END"; };
+  auto when_id_ok = [&](const std::string& expr) {
+    return "CASE WHEN " + sql.id + " IS NOT NULL THEN " + expr + " END";
+  };
   switch (address_) {
     case SampleAddress::kContainerRange: return when_id_ok(sql.subfile + " || " + sql.root);
     case SampleAddress::kSourceFileRange:
@@ -49,8 +51,8 @@ std::string Container::SamplePathExpression(int level, const SamplePathSql& sql)
       // A FOLDER sample is read through its `__meta__` (folder_layout.h).
       const std::string data = sql.root + " || '/DATA/'";
       if (level == 0) {
-        return "CASE type WHEN 'FILE' THEN " + data + " || " + sql.id + " WHEN 'FOLDER' THEN " + data + " || " + sql.id +
-               " || '/__meta__' END";
+        return "CASE type WHEN 'FILE' THEN " + data + " || " + sql.id + " WHEN 'FOLDER' THEN " + data + " || " +
+               sql.id + " || '/__meta__' END";
       }
       return when_id_ok("CASE type WHEN 'FILE' THEN " + data + " || " + sql.relative_path + " WHEN 'FOLDER' THEN " +
                         data + " || " + sql.relative_path + " || '__meta__' END");

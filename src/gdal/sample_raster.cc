@@ -18,22 +18,22 @@ namespace {
 const char* const kSelfContained[] = {"GTiff", "PNG", "JPEG", "GIF", "BMP", "WEBP", nullptr};
 
 // Formats whose files name other files or servers by design (for messages and validate).
-const char* const kReferencing[] = {"VRT",    "GTI",    "WMS",    "WMTS",         "WCS",
-                                    "MRF",    "STACTA", "STACIT", "KMLSUPEROVERLAY", "ESRIC",
-                                    "ECRGTOC", "TIL",   "ISCE",   nullptr};
+const char* const kReferencing[] = {
+    "VRT",   "GTI",     "WMS", "WMTS", "WCS",  "MRF", "STACTA", "STACIT", "KMLSUPEROVERLAY",
+    "ESRIC", "ECRGTOC", "TIL", "ISCE", nullptr};
 
-constexpr std::string_view kNetworkPrefixes[] = {"/vsicurl/", "/vsicurl?", "/vsis3/", "/vsigs/", "/vsiaz/",
-                                                 "/vsiadls/", "/vsioss/", "/vsiswift/", "/vsiwebhdfs/",
-                                                 "/vsihdfs/", "/vsitaco/", "http://", "https://"};
+constexpr std::string_view kNetworkPrefixes[] = {"/vsicurl/", "/vsicurl?", "/vsis3/",    "/vsigs/",      "/vsiaz/",
+                                                 "/vsiadls/", "/vsioss/",  "/vsiswift/", "/vsiwebhdfs/", "/vsihdfs/",
+                                                 "/vsitaco/", "http://",   "https://"};
 
 // Every CPLHTTPFetch of the thread fails while the Guard holds (no request is sent).
 CPLHTTPResult* RefuseFetch(const char* url, CSLConstList, GDALProgressFunc, void*, CPLHTTPFetchWriteFunc, void*,
                            void*) {
   auto* result = static_cast<CPLHTTPResult*>(CPLCalloc(1, sizeof(CPLHTTPResult)));
   result->nStatus = 1;
-  result->pszErrBuf = CPLStrdup((std::string("network access is off for sample bytes (") + (url ? url : "") +
-                                 "); see --allow-external-rasters")
-                                    .c_str());
+  result->pszErrBuf = CPLStrdup(
+      (std::string("network access is off for sample bytes (") + (url ? url : "") + "); see --allow-external-rasters")
+          .c_str());
   return result;
 }
 
@@ -97,9 +97,7 @@ SampleRaster::~SampleRaster() {
   dataset_.reset();  // closes under the guard's settings, then the guard restores them
 }
 
-bool ExternalRastersAllowedByConfig() {
-  return CPLTestBool(CPLGetConfigOption(kAllowExternalRastersOption, "NO"));
-}
+bool ExternalRastersAllowedByConfig() { return CPLTestBool(CPLGetConfigOption(kAllowExternalRastersOption, "NO")); }
 
 const std::vector<std::string>& SelfContainedDrivers() {
   static const std::vector<std::string> names = [] {
@@ -167,15 +165,13 @@ Result<SampleRaster> OpenSampleRaster(const std::string& path, const RasterAcces
   auto guard = std::make_unique<SampleRaster::Guard>(access);
   static const char* const kNoSiblings[] = {nullptr};
   DatasetPtr ds(GDALDataset::FromHandle(GDALOpenEx(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY,
-                                                   access.external ? nullptr : kSelfContained, nullptr,
-                                                   kNoSiblings)));
+                                                   access.external ? nullptr : kSelfContained, nullptr, kNoSiblings)));
   if (ds == nullptr) {
     std::string why = QuietGdalErrors::LastError("unrecognised format");
     if (!access.external) {
       if (auto format = ReferencingFormat(Head(path, 4096), path)) {
         why = "its bytes are a GDAL " + *format +
-              " file, which names other files or URLs; sample bytes are opened only as " +
-              DriverList(kSelfContained) +
+              " file, which names other files or URLs; sample bytes are opened only as " + DriverList(kSelfContained) +
               " unless external references are allowed (OpenOptions::allow_external_rasters, "
               "--allow-external-rasters)";
       } else {

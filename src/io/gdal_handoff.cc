@@ -2,8 +2,8 @@
 //
 // Registry: each handed-off GDAL path gets a number n (the same path the same n while it is
 // remembered) and the GDAL path "/vsitaco/<n>/<leaf>"; the registry is an LRU bounded in
-// entries and prefetched bytes, so that a loop over millions of samples keeps memory flat. An entry keeps how to reach the bytes (a RangeReader
-// of exactly the sample's bytes, opened without any request when the size is known) and the
+// entries and prefetched bytes, so that a loop over millions of samples keeps memory flat. An entry keeps how to reach
+// the bytes (a RangeReader of exactly the sample's bytes, opened without any request when the size is known) and the
 // size, so that GDAL's stat is answered from memory. Only registered paths exist: GDAL's
 // probes for side-car files (.aux.xml, .ovr, .msk) are answered "not found" without a
 // request, and the sibling list is empty.
@@ -18,9 +18,9 @@
 #include <cpl_vsi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <cstdlib>
 #include <functional>
 #include <list>
 #include <map>
@@ -124,7 +124,7 @@ struct Entry {
   std::string dir;   // "/vsitaco/<n>"
   std::string path;  // dir + "/" + leaf
   RangeReaderPtr reader;
-  uint64_t resident = 0;  // bytes the reader holds in memory (a prefetched http object)
+  uint64_t resident = 0;                            // bytes the reader holds in memory (a prefetched http object)
   std::list<std::shared_ptr<Entry>>::iterator lru;  // position in Registry::lru_
 };
 
@@ -344,7 +344,9 @@ void* OpenCallback(void*, const char* filename, const char* access) {
 }
 
 vsi_l_offset TellCallback(void* file) { return static_cast<Handle*>(file)->Tell(); }
-int SeekCallback(void* file, vsi_l_offset offset, int whence) { return static_cast<Handle*>(file)->Seek(offset, whence); }
+int SeekCallback(void* file, vsi_l_offset offset, int whence) {
+  return static_cast<Handle*>(file)->Seek(offset, whence);
+}
 size_t ReadCallback(void* file, void* buffer, size_t size, size_t count) {
   return static_cast<Handle*>(file)->Read(buffer, size, count);
 }
@@ -402,19 +404,23 @@ Result<std::string> InProcessGdalPath(const std::string& gdal_path, const std::s
   }
   const std::string name = LeafFor(leaf, gdal_path);
   const uint64_t resident = !window && io::PlainHttpUrl(gdal_path) ? kWholeFetch : 0;
-  return Registry::Get().Add(gdal_path, name, [&]() -> Result<RangeReaderPtr> {
-    if (!window) {  // the size is unknown: learnt now, with the first bytes (http: one GET)
-      if (auto url = io::PlainHttpUrl(gdal_path)) {
-        TACO_ASSIGN_OR_RETURN(auto reader, io::OpenHttpFile(gdal_path, *url, kWholeFetch));
-        return RangeReaderPtr(std::move(reader));
-      }
-      return OpenRangeReader(gdal_path);
-    }
-    if (auto url = io::PlainHttpUrl(window->root)) {
-      return RangeReaderPtr(std::make_shared<HttpWindowReader>(gdal_path, *url, window->offset, window->size));
-    }
-    return RangeReaderPtr(std::make_shared<LazyWindowReader>(gdal_path, window->root, window->offset, window->size));
-  }, resident);
+  return Registry::Get().Add(
+      gdal_path, name,
+      [&]() -> Result<RangeReaderPtr> {
+        if (!window) {  // the size is unknown: learnt now, with the first bytes (http: one GET)
+          if (auto url = io::PlainHttpUrl(gdal_path)) {
+            TACO_ASSIGN_OR_RETURN(auto reader, io::OpenHttpFile(gdal_path, *url, kWholeFetch));
+            return RangeReaderPtr(std::move(reader));
+          }
+          return OpenRangeReader(gdal_path);
+        }
+        if (auto url = io::PlainHttpUrl(window->root)) {
+          return RangeReaderPtr(std::make_shared<HttpWindowReader>(gdal_path, *url, window->offset, window->size));
+        }
+        return RangeReaderPtr(
+            std::make_shared<LazyWindowReader>(gdal_path, window->root, window->offset, window->size));
+      },
+      resident);
 }
 
 bool ReleaseInProcessGdalPath(const std::string& path) { return Registry::Get().Release(path); }

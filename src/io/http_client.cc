@@ -125,10 +125,8 @@ bool IsRetryableCurl(CURLcode rc) {
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
-      return true;
-    default:
-      return false;
+    case CURLE_PARTIAL_FILE: return true;
+    default: return false;
   }
 }
 
@@ -264,9 +262,12 @@ void ParseHttpHeaderLine(std::string_view line, HttpResponse* r) {
   if (colon == std::string_view::npos) return;
   std::string_view key = line.substr(0, colon);
   std::string value = Trim(line.substr(colon + 1));
-  if (key.size() == 4 && StartsWithNoCase(key, "etag")) r->etag = value;
-  else if (StartsWithNoCase(key, "last-modified") && key.size() == 13) r->last_modified = value;
-  else if (StartsWithNoCase(key, "content-range") && key.size() == 13) ParseContentRange(value, r);
+  if (key.size() == 4 && StartsWithNoCase(key, "etag"))
+    r->etag = value;
+  else if (StartsWithNoCase(key, "last-modified") && key.size() == 13)
+    r->last_modified = value;
+  else if (StartsWithNoCase(key, "content-range") && key.size() == 13)
+    ParseContentRange(value, r);
 }
 
 bool IsRangeIgnored(const Status& status) {
@@ -297,14 +298,15 @@ Result<HttpResponse> HttpGet(const std::string& name, const std::string& url, st
       delay *= 2;
     }
   }
-  if (attempts > 1) return Status::IOError(last.message() + " (gave up after " + std::to_string(attempts) + " attempts)");
+  if (attempts > 1)
+    return Status::IOError(last.message() + " (gave up after " + std::to_string(attempts) + " attempts)");
   return last;
 }
 
 Status CheckRangeResponse(const std::string& name, const HttpResponse& r, const HttpByteRange& range,
                           bool clamp_to_end) {
-  const std::string asked = "bytes " + std::to_string(range.offset) + "-" +
-                            std::to_string(range.offset + range.length - 1);
+  const std::string asked =
+      "bytes " + std::to_string(range.offset) + "-" + std::to_string(range.offset + range.length - 1);
   if (r.status != 206) {
     return Status::IOError(name + ": " + std::string(kRangeIgnored) + " for " + asked + " (HTTP " +
                            std::to_string(r.status) + " instead of 206)");

@@ -33,8 +33,8 @@ inline void LogOpen(const char* what, const std::string& name, uint64_t size, Cl
 // "read <name> bytes a-b: n bytes, <time>" at `level`.
 inline void LogRead(LogLevel level, const std::string& name, uint64_t offset, uint64_t n, Clock::time_point start) {
   if (!LogEnabled(level)) return;
-  Log(level, "read " + name + " " + ByteRangeText(offset, n) + ": " + std::to_string(n) + " bytes, " +
-                 ElapsedText(start));
+  Log(level,
+      "read " + name + " " + ByteRangeText(offset, n) + ": " + std::to_string(n) + " bytes, " + ElapsedText(start));
 }
 
 }  // namespace taco::io

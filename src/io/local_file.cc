@@ -39,8 +39,8 @@ class LocalFileReader final : public RangeReader {
       ssize_t got = ::pread(fd_, dst + done, n - done, static_cast<off_t>(offset + done));
       if (got < 0) {
         if (errno == EINTR) continue;
-        return Status::IOError(path_ + ": read of " + std::to_string(n) + " bytes at offset " +
-                               std::to_string(offset) + " failed: " + ErrnoText(errno));
+        return Status::IOError(path_ + ": read of " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
+                               " failed: " + ErrnoText(errno));
       }
       if (got == 0) {
         return Status::IOError(path_ + ": short read: got " + std::to_string(done) + " of " + std::to_string(n) +

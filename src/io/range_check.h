@@ -15,16 +15,13 @@
 
 namespace taco::io {
 
-inline bool RangeInside(uint64_t offset, uint64_t n, uint64_t size) {
-  return n <= size && offset <= size - n;
-}
+inline bool RangeInside(uint64_t offset, uint64_t n, uint64_t size) { return n <= size && offset <= size - n; }
 
 inline Status CheckRange(const std::string& name, uint64_t offset, uint64_t n, uint64_t size,
                          std::string_view what = "read") {
   if (RangeInside(offset, n, size)) return Status::OK();
-  return Status::Corruption(name + ": " + std::string(what) + " of " + std::to_string(n) +
-                            " bytes at offset " + std::to_string(offset) +
-                            " is past the end (size " + std::to_string(size) + ")");
+  return Status::Corruption(name + ": " + std::string(what) + " of " + std::to_string(n) + " bytes at offset " +
+                            std::to_string(offset) + " is past the end (size " + std::to_string(size) + ")");
 }
 
 }  // namespace taco::io

@@ -22,8 +22,7 @@ Result<std::string> RangeReader::Read(uint64_t offset, size_t n) const {
 Result<std::string> RangeReader::ReadAll() const {
   const uint64_t total = size();
   if (total > static_cast<uint64_t>(std::string().max_size())) {
-    return Status::NotSupported(name() + ": too large to read into memory (" + std::to_string(total) +
-                                " bytes)");
+    return Status::NotSupported(name() + ": too large to read into memory (" + std::to_string(total) + " bytes)");
   }
   return Read(0, static_cast<size_t>(total));
 }
@@ -41,7 +40,8 @@ Result<std::optional<uint64_t>> FileSize(const std::string& path_or_url) {
   Result<RangeReaderPtr> reader = Status::OK();
   if (auto url = io::PlainHttpUrl(path_or_url)) {
     auto http = io::OpenHttpFile(path_or_url, *url, /*prefetch=*/1);
-    reader = http.ok() ? Result<RangeReaderPtr>(RangeReaderPtr(std::move(*http))) : Result<RangeReaderPtr>(http.status());
+    reader =
+        http.ok() ? Result<RangeReaderPtr>(RangeReaderPtr(std::move(*http))) : Result<RangeReaderPtr>(http.status());
   } else {
     reader = OpenRangeReader(path_or_url);
   }

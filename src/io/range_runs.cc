@@ -89,7 +89,7 @@ Result<std::optional<RunBytes>> RangeRunReader::Get(size_t i) {
   const size_t r = run_of_[i];
   if (r == kNoRun) return std::optional<RunBytes>();
   while (!window_.empty() && window_.front().run < r) window_.pop_front();  // runs left behind
-  if (window_.empty() && next_run_ <= r) next_run_ = r;  // runs never asked for are not read
+  if (window_.empty() && next_run_ <= r) next_run_ = r;                     // runs never asked for are not read
   Schedule();
   if (window_.empty() || window_.front().run != r) {
     return Status::InvalidArgument("range " + std::to_string(i) + " asked for after a later one");

@@ -33,9 +33,8 @@ Status StreamRange(const RangeReader& reader, uint64_t offset, uint64_t size,
       const uint64_t at = offset + next;
       const size_t n = slot.length;
       try {
-        slot.done = std::async(std::launch::async, WithCallerGdalConfig([&reader, at, n, out] {
-                                 return reader.ReadAt(at, n, out);
-                               }));
+        slot.done = std::async(std::launch::async,
+                               WithCallerGdalConfig([&reader, at, n, out] { return reader.ReadAt(at, n, out); }));
       } catch (const std::system_error&) {
         slot.sync_status = reader.ReadAt(at, n, out);
       }

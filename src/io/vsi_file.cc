@@ -82,8 +82,8 @@ class VsiFileReader final : public RangeReader {
     }
     if (VSIFSeekL(fp, static_cast<vsi_l_offset>(offset), SEEK_SET) != 0) {
       VSIFCloseL(fp);
-      return Status::IOError(WithDetail(name_ + ": cannot seek to offset " + std::to_string(offset),
-                                        QuietGdalErrors::LastError()));
+      return Status::IOError(
+          WithDetail(name_ + ": cannot seek to offset " + std::to_string(offset), QuietGdalErrors::LastError()));
     }
     const size_t got = VSIFReadL(out, 1, n, fp);
     if (got != n) {
@@ -145,10 +145,8 @@ bool IsNotFound(VSIErrorNum err, const std::string& detail) {
     case VSIE_None:
     case VSIE_FileError:
     case VSIE_AWSObjectNotFound:
-    case VSIE_AWSBucketNotFound:
-      return true;
-    default:
-      return false;
+    case VSIE_AWSBucketNotFound: return true;
+    default: return false;
   }
 }
 

@@ -23,8 +23,9 @@ bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 
 bool EndsWithNoCase(std::string_view s, std::string_view suffix) {
   if (s.size() < suffix.size()) return false;
-  return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<ptrdiff_t>(suffix.size()),
-                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
+  return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<ptrdiff_t>(suffix.size()), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
 }
 
 // A TACO 2.0 id for a legacy id (spec §5.1 rules), unique among `taken`.
@@ -39,7 +40,7 @@ std::string SanitiseId(const std::string& id, std::set<std::string>& taken) {
 }
 
 struct Levels {
-  std::vector<Table> rows;                                      // per level, by current id
+  std::vector<Table> rows;                                                 // per level, by current id
   std::vector<std::unordered_map<int64_t, std::vector<size_t>>> children;  // level L: parent id → rows of L
 };
 
@@ -124,9 +125,11 @@ struct Builder {
       if (!tortilla.ok()) return tortilla.status().WithPrefix(ds.path() + ": sample '" + where + "'");
       sample = Sample::FromTortilla(id, std::move(*tortilla));
     } else {
-      TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, Reader(t.column("internal:source_file").values[i].get<std::string>()));
-      sample = Sample::FromRange(id, reader, static_cast<uint64_t>(t.column("internal:offset").values[i].get<int64_t>()),
-                                 static_cast<uint64_t>(t.column("internal:size").values[i].get<int64_t>()));
+      TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader,
+                            Reader(t.column("internal:source_file").values[i].get<std::string>()));
+      sample =
+          Sample::FromRange(id, reader, static_cast<uint64_t>(t.column("internal:offset").values[i].get<int64_t>()),
+                            static_cast<uint64_t>(t.column("internal:size").values[i].get<int64_t>()));
     }
     if (!sample.ok()) return sample.status().WithPrefix(ds.path() + ": sample '" + where + "'");
     Status st = sample->Extend(Fields(t, i));
@@ -228,10 +231,9 @@ Result<Taco> LegacyToTaco(Dataset& ds, std::vector<std::string>* notes_out) {
       notes.push_back("heterogeneous tree (" + first.message() +
                       "): shorter FOLDERs padded with __TACOPAD__ samples (0-byte FILEs) to be position-isomorphic");
     } else {
-      return Status::InvalidArgument(ds.path() + ": cannot be a TACO 2.0 tree: " + first.message() +
-                                     (taco.status().message() != first.message()
-                                          ? "; padding does not help: " + taco.status().message()
-                                          : ""));
+      return Status::InvalidArgument(
+          ds.path() + ": cannot be a TACO 2.0 tree: " + first.message() +
+          (taco.status().message() != first.message() ? "; padding does not help: " + taco.status().message() : ""));
     }
   }
   if (!taco.ok()) return taco.status().WithPrefix(ds.path());
@@ -239,10 +241,11 @@ Result<Taco> LegacyToTaco(Dataset& ds, std::vector<std::string>* notes_out) {
     notes.push_back(std::to_string(b.renamed) +
                     " ids changed to follow TACO 2.0 id rules (the original is kept in tortilla:id)");
   }
-  notes.push_back("kept as extension columns: tortilla:id, tortilla:file_format; renamed: tortilla:data_split → split, "
-                  "stac:raster_shape → stac:tensor_shape; invented: type" +
-                  std::string(b.time_middle ? ", stac:time_middle" : "") +
-                  "; recomputed: offsets and lengths; dropped: nested headers and DP");
+  notes.push_back(
+      "kept as extension columns: tortilla:id, tortilla:file_format; renamed: tortilla:data_split → split, "
+      "stac:raster_shape → stac:tensor_shape; invented: type" +
+      std::string(b.time_middle ? ", stac:time_middle" : "") +
+      "; recomputed: offsets and lengths; dropped: nested headers and DP");
   // Record the notes in the collection too.
   json c = taco->collection();
   c["legacy:conversion"]["notes"] = notes;

@@ -1,10 +1,10 @@
 // TACO 2.0 ↔ legacy mappings (see legacy_tree.h, spec/LEGACY.md §13).
-#include <gdal.h>
 #include <cpl_vsi.h>
+#include <gdal.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,8 +60,7 @@ std::string DetectFileFormat(const Sample& sample) {
     static int counter = 0;
     mem = "/vsimem/taco_legacy_detect_" + std::to_string(reinterpret_cast<uintptr_t>(&sample)) + "_" +
           std::to_string(counter++);
-    VSILFILE* f = VSIFileFromMemBuffer(mem.c_str(),
-                                       reinterpret_cast<GByte*>(const_cast<char*>(sample.bytes().data())),
+    VSILFILE* f = VSIFileFromMemBuffer(mem.c_str(), reinterpret_cast<GByte*>(const_cast<char*>(sample.bytes().data())),
                                        sample.bytes().size(), FALSE);
     if (f == nullptr) return "BYTES";
     VSIFCloseL(f);
@@ -163,8 +162,8 @@ struct Mapper {
     std::set<std::string> ids;
     for (const Item& i : node.items) {
       if (!ids.insert(i.id).second) {
-        return Status::InvalidArgument("'" + (path.empty() ? std::string("root") : path) + "': two items with tortilla:id '" +
-                                       i.id + "'");
+        return Status::InvalidArgument("'" + (path.empty() ? std::string("root") : path) +
+                                       "': two items with tortilla:id '" + i.id + "'");
       }
     }
     return node;
@@ -206,11 +205,26 @@ json ContactToV1(const json& c) {
   return out;
 }
 
-const std::vector<std::string> kV1Tasks = {
-    "regression", "classification", "scene-classification", "detection", "object-detection", "segmentation",
-    "semantic-segmentation", "instance-segmentation", "panoptic-segmentation", "similarity-search", "generative",
-    "image-captioning", "super-resolution", "denoising", "inpainting", "colorization", "style-transfer", "deblurring",
-    "dehazing", "general"};
+const std::vector<std::string> kV1Tasks = {"regression",
+                                           "classification",
+                                           "scene-classification",
+                                           "detection",
+                                           "object-detection",
+                                           "segmentation",
+                                           "semantic-segmentation",
+                                           "instance-segmentation",
+                                           "panoptic-segmentation",
+                                           "similarity-search",
+                                           "generative",
+                                           "image-captioning",
+                                           "super-resolution",
+                                           "denoising",
+                                           "inpainting",
+                                           "colorization",
+                                           "style-transfer",
+                                           "deblurring",
+                                           "dehazing",
+                                           "general"};
 
 }  // namespace
 
@@ -264,7 +278,8 @@ json CollectionFromV1(const json& v1, std::vector<std::string>* notes) {
         n = std::max(n, box[half + 1].get<double>());
         any = true;
       }
-      if (e["spatial"].size() > 1) note("collection: extent.spatial: the union of " + std::to_string(e["spatial"].size()) + " boxes");
+      if (e["spatial"].size() > 1)
+        note("collection: extent.spatial: the union of " + std::to_string(e["spatial"].size()) + " boxes");
     }
     if (any) {
       json extent = json::object();
@@ -317,7 +332,8 @@ json CollectionFromV1(const json& v1, std::vector<std::string>* notes) {
     if (!pubs.empty()) out["publications"] = pubs;
   }
   for (const char* lost : {"discuss_link", "raw_link"}) {
-    if (IsSet(v1, lost)) note(std::string("collection: ") + lost + " has no TACO 2.0 field (kept in legacy:collection)");
+    if (IsSet(v1, lost))
+      note(std::string("collection: ") + lost + " has no TACO 2.0 field (kept in legacy:collection)");
   }
   return out;
 }
@@ -329,8 +345,8 @@ namespace taco {
 nlohmann::ordered_json CollectionToV1(const nlohmann::ordered_json& c) {
   using legacy::CollectionFromV1;
   using json = nlohmann::ordered_json;
-  const json stored = c.contains("legacy:collection") && c["legacy:collection"].is_object() ? c["legacy:collection"]
-                                                                                              : json();
+  const json stored =
+      c.contains("legacy:collection") && c["legacy:collection"].is_object() ? c["legacy:collection"] : json();
   const json forward = stored.is_object() ? CollectionFromV1(stored, nullptr) : json::object();
   // Unchanged since the conversion from v1: the stored v1 value, else the mapping of c's.
   auto same = [&](std::initializer_list<const char*> keys) {
@@ -407,7 +423,8 @@ nlohmann::ordered_json CollectionToV1(const nlohmann::ordered_json& c) {
   if (same({"labels:classes", "labels:description", "labels:num_classes"}) && stored.contains("labels")) {
     v1["labels"] = stored["labels"];
   } else if (c.contains("labels:classes")) {
-    v1["labels"] = {{"label_classes", c["labels:classes"]}, {"label_description", c.value("labels:description", json())}};
+    v1["labels"] = {{"label_classes", c["labels:classes"]},
+                    {"label_description", c.value("labels:description", json())}};
   } else {
     v1["labels"] = nullptr;
   }

@@ -181,8 +181,8 @@ Status WriteData(Output& out, const Item& item) {
 Status WriteTortilla(Output& out, const Node& node, const Plan& plan, bool is_taco, uint64_t partitions,
                      const std::string& collection) {
   const uint64_t fo = kHeader + plan.pile;
-  TACO_RETURN_IF_ERROR(out.Write(format::EncodeLegacyHeader(is_taco, fo, plan.footer.size(), partitions,
-                                                          is_taco ? plan.total : 0, is_taco ? collection.size() : 0)));
+  TACO_RETURN_IF_ERROR(out.Write(format::EncodeLegacyHeader(
+      is_taco, fo, plan.footer.size(), partitions, is_taco ? plan.total : 0, is_taco ? collection.size() : 0)));
   for (size_t i = 0; i < node.items.size(); ++i) {
     const Item& item = node.items[i];
     if (item.nested) {
@@ -210,15 +210,16 @@ std::string PartPath(const std::string& output, size_t index) {
 
 }  // namespace
 
-Result<std::vector<std::string>> WriteNode(const Node& root, const std::string& output, const LegacyWriteOptions& options,
-                                           const std::string& collection_json) {
+Result<std::vector<std::string>> WriteNode(const Node& root, const std::string& output,
+                                           const LegacyWriteOptions& options, const std::string& collection_json) {
   if (root.items.empty()) return Status::InvalidArgument(output + ": nothing to write (no samples)");
   TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
   // Greedy, in order: an item joins the current part while the data fits.
   std::vector<Node> parts(1);
   uint64_t used = 0;
   for (const Item& item : root.items) {
-    TACO_ASSIGN_OR_RETURN(auto sub, item.nested ? MakePlan(*item.nested, *engine, item.id) : Result<std::unique_ptr<Plan>>(std::unique_ptr<Plan>()));
+    TACO_ASSIGN_OR_RETURN(auto sub, item.nested ? MakePlan(*item.nested, *engine, item.id)
+                                                : Result<std::unique_ptr<Plan>>(std::unique_ptr<Plan>()));
     const uint64_t length = sub ? sub->total : item.size;
     if (options.part_size > 0 && !parts.back().items.empty() && used + length > options.part_size) {
       parts.emplace_back();

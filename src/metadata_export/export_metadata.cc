@@ -1,6 +1,6 @@
 // ExportMetadata (see taco/metadata_export.h).
-#include <ogr_spatialref.h>
 #include <cpl_conv.h>
+#include <ogr_spatialref.h>
 
 #include <algorithm>
 #include <cmath>
@@ -33,8 +33,8 @@ std::string WkbTypeName(const std::string& wkb) {
   }
   const bool z = (code & 0x80000000u) != 0 || (code % 10000) / 1000 == 1 || (code % 10000) / 1000 == 3;
   code &= 0x0FFFFFFF;
-  static const char* names[] = {"", "Point", "LineString", "Polygon", "MultiPoint", "MultiLineString", "MultiPolygon",
-                                "GeometryCollection"};
+  static const char* names[] = {"",           "Point",           "LineString",   "Polygon",
+                                "MultiPoint", "MultiLineString", "MultiPolygon", "GeometryCollection"};
   const uint32_t base = code % 1000;
   if (base < 1 || base > 7) return "";
   return std::string(names[base]) + (z ? " Z" : "");
@@ -59,8 +59,8 @@ const Column* Find(const Table& t, std::string_view name) {
 
 Result<uint64_t> ExportMetadata(Dataset& ds, const std::string& output, const MetadataExportOptions& options) {
   if (options.level < 0 || options.level >= ds.num_levels()) {
-    return Status::InvalidArgument(ds.path() + ": level " + std::to_string(options.level) + " does not exist (levels 0.." +
-                                   std::to_string(ds.num_levels() - 1) + ")");
+    return Status::InvalidArgument(ds.path() + ": level " + std::to_string(options.level) +
+                                   " does not exist (levels 0.." + std::to_string(ds.num_levels() - 1) + ")");
   }
   const std::string where = ds.path() + ": level " + std::to_string(options.level);
   TACO_ASSIGN_OR_RETURN(Table rows, ds.QueryRaw("SELECT * FROM level" + std::to_string(options.level)));
@@ -81,8 +81,9 @@ Result<uint64_t> ExportMetadata(Dataset& ds, const std::string& output, const Me
         if ((source = Find(rows, name)) != nullptr) break;
       }
       if (source == nullptr) {
-        return Status::InvalidArgument(where + " has no geometry column (looked for istac:geometry, stac:centroid, "
-                                               "istac:centroid): GeoParquet needs one");
+        return Status::InvalidArgument(where +
+                                       " has no geometry column (looked for istac:geometry, stac:centroid, "
+                                       "istac:centroid): GeoParquet needs one");
       }
     }
     if (source->type.id != TypeId::kBinary) {
@@ -90,8 +91,11 @@ Result<uint64_t> ExportMetadata(Dataset& ds, const std::string& output, const Me
                                      ", not WKB binary");
     }
     Column geometry{"geometry", DataType::Binary(), source->values};
-    Column bbox{"bbox", DataType::Struct({{"xmin", DataType::Double()}, {"ymin", DataType::Double()},
-                                          {"xmax", DataType::Double()}, {"ymax", DataType::Double()}}),
+    Column bbox{"bbox",
+                DataType::Struct({{"xmin", DataType::Double()},
+                                  {"ymin", DataType::Double()},
+                                  {"xmax", DataType::Double()},
+                                  {"ymax", DataType::Double()}}),
                 {}};
     std::set<std::string> types;
     model::WkbBox all;
@@ -108,8 +112,8 @@ Result<uint64_t> ExportMetadata(Dataset& ds, const std::string& output, const Me
         bbox.values.emplace_back();
         continue;
       }
-      bbox.values.emplace_back(ValueStruct{{"xmin", box->min_x}, {"ymin", box->min_y}, {"xmax", box->max_x},
-                                           {"ymax", box->max_y}});
+      bbox.values.emplace_back(
+          ValueStruct{{"xmin", box->min_x}, {"ymin", box->min_y}, {"xmax", box->max_x}, {"ymax", box->max_y}});
       if (all.empty) {
         all = *box;
       } else {
@@ -125,8 +129,11 @@ Result<uint64_t> ExportMetadata(Dataset& ds, const std::string& output, const Me
     if (!projjson.empty()) col["crs"] = json::parse(projjson, nullptr, false);
     if (!all.empty) col["bbox"] = {all.min_x, all.min_y, all.max_x, all.max_y};
     if (options.flavor == MetadataFlavor::kStacGeoParquet) {
-      col["covering"] = {{"bbox", {{"xmin", {"bbox", "xmin"}}, {"ymin", {"bbox", "ymin"}}, {"xmax", {"bbox", "xmax"}},
-                                   {"ymax", {"bbox", "ymax"}}}}};
+      col["covering"] = {{"bbox",
+                          {{"xmin", {"bbox", "xmin"}},
+                           {"ymin", {"bbox", "ymin"}},
+                           {"xmax", {"bbox", "xmax"}},
+                           {"ymax", {"bbox", "ymax"}}}}};
     }
     json geo = {{"version", "1.1.0"}, {"primary_column", "geometry"}, {"columns", {{"geometry", col}}}};
     opts.kv_metadata.emplace_back("geo", geo.dump());
@@ -139,7 +146,8 @@ Result<uint64_t> ExportMetadata(Dataset& ds, const std::string& output, const Me
       Table item;
       item.columns.push_back({"type", DataType::String(), std::vector<Value>(n, Value("Feature"))});
       item.columns.push_back({"stac_version", DataType::String(), std::vector<Value>(n, Value("1.0.0"))});
-      item.columns.push_back({"stac_extensions", DataType::List(DataType::String()), std::vector<Value>(n, Value(ValueList{}))});
+      item.columns.push_back(
+          {"stac_extensions", DataType::List(DataType::String()), std::vector<Value>(n, Value(ValueList{}))});
       const Column* ids = Find(rows, "id");
       item.columns.push_back({"id", DataType::String(), ids ? ids->values : std::vector<Value>(n)});
       item.columns.push_back(std::move(geometry));
@@ -167,11 +175,13 @@ Result<uint64_t> ExportMetadata(Dataset& ds, const std::string& output, const Me
         if (taken.insert(p.name).second) item.columns.push_back(std::move(p));
       }
       const Column* vsi = Find(rows, "internal:gdal_vsi");
-      const DataType asset = DataType::Struct({{"href", DataType::String()}, {"roles", DataType::List(DataType::String())}});
+      const DataType asset =
+          DataType::Struct({{"href", DataType::String()}, {"roles", DataType::List(DataType::String())}});
       Column assets{"assets", DataType::Struct({{"data", asset}}), {}};
       for (size_t i = 0; i < n; ++i) {
         Value href = vsi ? vsi->values[i] : Value();
-        assets.values.emplace_back(ValueStruct{{"data", ValueStruct{{"href", href}, {"roles", ValueList{Value("data")}}}}});
+        assets.values.emplace_back(
+            ValueStruct{{"data", ValueStruct{{"href", href}, {"roles", ValueList{Value("data")}}}}});
       }
       item.columns.push_back(std::move(assets));
       const DataType link = DataType::Struct({{"href", DataType::String()}, {"rel", DataType::String()}});

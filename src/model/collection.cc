@@ -168,8 +168,9 @@ Status CheckExtent(const ordered_json& v) {
     bool projected = false;
     for (double v : bbox) projected = projected || std::fabs(v) > 360;
     if (projected) {
-      return Bad(what + " (got " + spatial.dump() + "); these look like projected coordinates (e.g. UTM "
-                        "metres): the extent is WGS84 longitude/latitude in degrees (EPSG:4326)");
+      return Bad(what + " (got " + spatial.dump() +
+                 "); these look like projected coordinates (e.g. UTM "
+                 "metres): the extent is WGS84 longitude/latitude in degrees (EPSG:4326)");
     }
     return Bad(what);
   }
@@ -289,11 +290,23 @@ Status ValidateCollection(const ordered_json& c) {
 }
 
 bool IsKnownCollectionKey(std::string_view key) {
-  static constexpr std::string_view kKnown[] = {
-      "id",           "dataset_version", "description",       "licenses",     "providers",
-      "tasks",        "taco_version",    "title",             "curators",     "keywords",
-      "extent",       "taco:pit_schema", "taco:field_schema", "taco:sources", "taco:subset_of",
-      "taco:subset_date", "_tacocat"};
+  static constexpr std::string_view kKnown[] = {"id",
+                                                "dataset_version",
+                                                "description",
+                                                "licenses",
+                                                "providers",
+                                                "tasks",
+                                                "taco_version",
+                                                "title",
+                                                "curators",
+                                                "keywords",
+                                                "extent",
+                                                "taco:pit_schema",
+                                                "taco:field_schema",
+                                                "taco:sources",
+                                                "taco:subset_of",
+                                                "taco:subset_date",
+                                                "_tacocat"};
   for (std::string_view k : kKnown) {
     if (k == key) return true;
   }

@@ -28,33 +28,15 @@ bool Matches(const Value& value, const DataType& type, std::string* why) {
   if (value.is_null()) return true;
   bool ok = false;
   switch (type.id) {
-    case TypeId::kNull:
-      ok = false;
-      break;
-    case TypeId::kBool:
-      ok = value.is<bool>();
-      break;
-    case TypeId::kInt32:
-      ok = value.is<int32_t>();
-      break;
-    case TypeId::kInt64:
-      ok = value.is<int64_t>();
-      break;
-    case TypeId::kFloat:
-      ok = value.is<float>();
-      break;
-    case TypeId::kDouble:
-      ok = value.is<double>();
-      break;
-    case TypeId::kString:
-      ok = value.is<std::string>();
-      break;
-    case TypeId::kBinary:
-      ok = value.is<Binary>();
-      break;
-    case TypeId::kTimestampUs:
-      ok = value.is<TimestampUs>();
-      break;
+    case TypeId::kNull: ok = false; break;
+    case TypeId::kBool: ok = value.is<bool>(); break;
+    case TypeId::kInt32: ok = value.is<int32_t>(); break;
+    case TypeId::kInt64: ok = value.is<int64_t>(); break;
+    case TypeId::kFloat: ok = value.is<float>(); break;
+    case TypeId::kDouble: ok = value.is<double>(); break;
+    case TypeId::kString: ok = value.is<std::string>(); break;
+    case TypeId::kBinary: ok = value.is<Binary>(); break;
+    case TypeId::kTimestampUs: ok = value.is<TimestampUs>(); break;
     case TypeId::kList: {
       if (!value.is<ValueList>() || type.children.size() != 1) break;
       for (const Value& item : value.get<ValueList>()) {

@@ -138,8 +138,7 @@ Status ReadGeometry(Cursor& in, WkbBox* box, int nesting) {
       Extend(box, x, y);
       return Status::OK();
     }
-    case 2:
-      return ReadPoints(in, h, box);
+    case 2: return ReadPoints(in, h, box);
     case 3: {
       uint32_t rings = 0;
       TACO_RETURN_IF_ERROR(ReadCount(in, h, 4, &rings));

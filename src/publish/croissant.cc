@@ -66,8 +66,8 @@ std::string DataType(const std::string& arrow, bool* repeated) {
     if (t.rfind("list<", 0) == 0) return "";
   }
   if (t == "string" || t == "large_string") return "sc:Text";
-  if (t == "int64" || t == "int32" || t == "int16" || t == "int8" || t == "uint8" || t == "uint16" ||
-      t == "uint32" || t == "uint64")
+  if (t == "int64" || t == "int32" || t == "int16" || t == "int8" || t == "uint8" || t == "uint16" || t == "uint32" ||
+      t == "uint64")
     return "sc:Integer";
   if (t == "double" || t == "float" || t == "halffloat") return "sc:Float";
   if (t == "bool") return "sc:Boolean";
@@ -86,9 +86,9 @@ std::string SafeId(const std::string& s) {
 json Places(const std::array<double, 4>& b) {
   auto place = [](double w, double s, double e, double n) {
     return json{{"@type", "sc:Place"},
-                {"geo", {{"@type", "sc:GeoShape"},
-                         {"box", FormatNumber(s) + " " + FormatNumber(w) + " " + FormatNumber(n) + " " +
-                                     FormatNumber(e)}}}};
+                {"geo",
+                 {{"@type", "sc:GeoShape"},
+                  {"box", FormatNumber(s) + " " + FormatNumber(w) + " " + FormatNumber(n) + " " + FormatNumber(e)}}}};
   };
   if (b[0] > b[2]) return json::array({place(b[0], b[1], 180, b[3]), place(-180, b[1], b[2], b[3])});
   return place(b[0], b[1], b[2], b[3]);
@@ -107,7 +107,8 @@ Result<json> BuildCroissant(const Model& m) {
     missing.push_back("'datePublished': give \"publication_date\" in --publication FILE");
   }
   auto authors = CitationAuthors(m);
-  if (authors.empty()) missing.push_back("'creator': give \"creators\" in --publication FILE or providers in COLLECTION.json");
+  if (authors.empty())
+    missing.push_back("'creator': give \"creators\" in --publication FILE or providers in COLLECTION.json");
   TACO_RETURN_IF_ERROR(MissingFields("croissant.json", "Croissant 1.0", missing));
 
   json c = json::object();
@@ -152,7 +153,8 @@ Result<json> BuildCroissant(const Model& m) {
     for (const auto& cu : m.curators) {
       json cj = {{"@type", cu.name.empty() ? "sc:Organization" : "sc:Person"},
                  {"name", cu.name.empty() ? cu.organization : cu.name}};
-      if (!cu.name.empty() && !cu.organization.empty()) cj["affiliation"] = {{"@type", "sc:Organization"}, {"name", cu.organization}};
+      if (!cu.name.empty() && !cu.organization.empty())
+        cj["affiliation"] = {{"@type", "sc:Organization"}, {"name", cu.organization}};
       if (!cu.email.empty()) cj["email"] = cu.email;
       contributors.push_back(std::move(cj));
     }
@@ -170,8 +172,8 @@ Result<json> BuildCroissant(const Model& m) {
   // GeoCroissant properties where the levels give one value.
   if (m.crs.size() == 1) c["geocr:coordinateReferenceSystem"] = m.crs[0].value;
   if (m.gsd.size() == 1) {
-    c["geocr:spatialResolution"] = {{"@type", "sc:QuantitativeValue"}, {"value", std::stod(m.gsd[0].value)},
-                                    {"unitText", "CRS units per pixel"}};
+    c["geocr:spatialResolution"] = {
+        {"@type", "sc:QuantitativeValue"}, {"value", std::stod(m.gsd[0].value)}, {"unitText", "CRS units per pixel"}};
   }
   if (!m.bands.empty()) {
     json names = json::array();
@@ -185,9 +187,12 @@ Result<json> BuildCroissant(const Model& m) {
   for (const auto& f : m.files) {
     if (f.file_count > 1 || (f.role == "data" && f.sha256.empty() && f.contained_in.empty())) {
       // FOLDER DATA/: a FileSet.
-      dist.push_back({{"@type", "cr:FileSet"}, {"@id", SafeId(f.name)}, {"name", f.name},
+      dist.push_back({{"@type", "cr:FileSet"},
+                      {"@id", SafeId(f.name)},
+                      {"name", f.name},
                       {"description", FormatCount(f.file_count) + " sample files, " + FormatBytes(f.size)},
-                      {"encodingFormat", f.media_type}, {"includes", f.name + "**"}});
+                      {"encodingFormat", f.media_type},
+                      {"includes", f.name + "**"}});
       continue;
     }
     json fo = {{"@type", "cr:FileObject"}, {"@id", SafeId(f.name)}, {"name", f.name}};
@@ -211,8 +216,11 @@ Result<json> BuildCroissant(const Model& m) {
         if (f.media_type == "application/zip") contained.push_back({{"@id", SafeId(f.name)}});
       }
       std::string name = "METADATA/level" + std::to_string(l.level) + ".parquet";
-      dist.push_back({{"@type", "cr:FileSet"}, {"@id", "level" + std::to_string(l.level) + "-parquet"},
-                      {"name", name}, {"containedIn", contained}, {"encodingFormat", "application/x-parquet"},
+      dist.push_back({{"@type", "cr:FileSet"},
+                      {"@id", "level" + std::to_string(l.level) + "-parquet"},
+                      {"name", name},
+                      {"containedIn", contained},
+                      {"encodingFormat", "application/x-parquet"},
                       {"includes", name}});
     }
   }
@@ -226,8 +234,8 @@ Result<json> BuildCroissant(const Model& m) {
     for (const auto& f : m.files) {
       if (f.name == "METADATA/" + lv + ".parquet" || f.name == ".tacocat/" + lv + ".parquet") file_id = SafeId(f.name);
     }
-    json source_ref = tacollection ? json{{"fileSet", {{"@id", lv + "-parquet"}}}}
-                                   : json{{"fileObject", {{"@id", file_id}}}};
+    json source_ref =
+        tacollection ? json{{"fileSet", {{"@id", lv + "-parquet"}}}} : json{{"fileObject", {{"@id", file_id}}}};
     if (!tacollection && file_id.empty()) continue;  // e.g. __TACOCAT__: levels not addressable
     json fields = json::array();
     std::vector<std::string> omitted;
@@ -270,12 +278,17 @@ Result<json> BuildCroissant(const Model& m) {
     for (size_t i = 0; i < m.label_classes.size(); ++i) {
       data.push_back({{"label_classes/index", i}, {"label_classes/name", m.label_classes[i].name}});
     }
-    record_sets.push_back({{"@type", "cr:RecordSet"}, {"@id", "label_classes"}, {"name", "label_classes"},
-                           {"description", "labels:classes of the collection"},
-                           {"key", {{"@id", "label_classes/index"}}},
-                           {"field", json::array({{{"@type", "cr:Field"}, {"@id", "label_classes/index"}, {"name", "index"}, {"dataType", "sc:Integer"}},
-                                                  {{"@type", "cr:Field"}, {"@id", "label_classes/name"}, {"name", "name"}, {"dataType", "sc:Text"}}})},
-                           {"data", data}});
+    record_sets.push_back(
+        {{"@type", "cr:RecordSet"},
+         {"@id", "label_classes"},
+         {"name", "label_classes"},
+         {"description", "labels:classes of the collection"},
+         {"key", {{"@id", "label_classes/index"}}},
+         {"field",
+          json::array(
+              {{{"@type", "cr:Field"}, {"@id", "label_classes/index"}, {"name", "index"}, {"dataType", "sc:Integer"}},
+               {{"@type", "cr:Field"}, {"@id", "label_classes/name"}, {"name", "name"}, {"dataType", "sc:Text"}}})},
+         {"data", data}});
   }
   c["recordSet"] = record_sets;
   return c;

@@ -99,7 +99,8 @@ Result<Record> BuildRecord(const Model& m, const std::string& file) {
     r.creators[i].affiliation_ror = m.pub.creators[i].affiliation_ror;
     r.creators[i].ror = m.pub.creators[i].ror;
   }
-  if (r.creators.empty()) missing.push_back("creators: give \"creators\" in --publication FILE or providers in COLLECTION.json");
+  if (r.creators.empty())
+    missing.push_back("creators: give \"creators\" in --publication FILE or providers in COLLECTION.json");
   r.title = m.title;
   r.publisher = m.pub.publisher.empty() ? HostProvider(m) : m.pub.publisher;
   r.publisher_ror = m.pub.publisher_ror;
@@ -115,8 +116,8 @@ Result<Record> BuildRecord(const Model& m, const std::string& file) {
     if (std::find(r.subjects.begin(), r.subjects.end(), t) == r.subjects.end()) r.subjects.push_back(t);
   }
   for (const auto& cu : m.curators) {
-    r.contributors.push_back({cu.name.empty() ? cu.organization : cu.name, cu.name.empty() ? "Organizational" : "Personal",
-                              "DataCurator"});
+    r.contributors.push_back(
+        {cu.name.empty() ? cu.organization : cu.name, cu.name.empty() ? "Organizational" : "Personal", "DataCurator"});
   }
   for (const auto& p : m.providers) {
     for (const auto& role : p.roles) {
@@ -141,7 +142,8 @@ Result<Record> BuildRecord(const Model& m, const std::string& file) {
   r.sizes.push_back(FormatCount(m.samples()) + " samples");
   r.sizes.push_back(std::to_string(m.total_bytes()) + " bytes");
   for (const auto& f : m.files) {
-    if (std::find(r.formats.begin(), r.formats.end(), f.media_type) == r.formats.end()) r.formats.push_back(f.media_type);
+    if (std::find(r.formats.begin(), r.formats.end(), f.media_type) == r.formats.end())
+      r.formats.push_back(f.media_type);
   }
   r.version = m.dataset_version;
   for (const auto& l : m.licenses) {
@@ -238,7 +240,8 @@ Result<std::string> WriteDataciteXml(const Model& m) {
   if (!r.related.empty()) {
     x += "  <relatedIdentifiers>\n";
     for (const auto& rel : r.related) {
-      el("    ", "relatedIdentifier", Attr("relatedIdentifierType", rel.id_type) + Attr("relationType", rel.relation), rel.id);
+      el("    ", "relatedIdentifier", Attr("relatedIdentifierType", rel.id_type) + Attr("relationType", rel.relation),
+         rel.id);
     }
     x += "  </relatedIdentifiers>\n";
   }
@@ -307,10 +310,12 @@ Result<std::string> WriteDataciteJson(const Model& m) {
     if (!c.family.empty()) cj["familyName"] = c.family;
     json ids = json::array();
     if (!c.orcid.empty()) {
-      ids.push_back({{"nameIdentifier", "https://orcid.org/" + c.orcid}, {"nameIdentifierScheme", "ORCID"},
+      ids.push_back({{"nameIdentifier", "https://orcid.org/" + c.orcid},
+                     {"nameIdentifierScheme", "ORCID"},
                      {"schemeUri", "https://orcid.org"}});
     }
-    if (!c.ror.empty()) ids.push_back({{"nameIdentifier", c.ror}, {"nameIdentifierScheme", "ROR"}, {"schemeUri", "https://ror.org"}});
+    if (!c.ror.empty())
+      ids.push_back({{"nameIdentifier", c.ror}, {"nameIdentifierScheme", "ROR"}, {"schemeUri", "https://ror.org"}});
     if (!ids.empty()) cj["nameIdentifiers"] = ids;
     if (!c.affiliation.empty()) {
       json a = {{"name", c.affiliation}};
@@ -354,7 +359,8 @@ Result<std::string> WriteDataciteJson(const Model& m) {
   for (const auto& [date, type] : r.dates) dates.push_back({{"date", date}, {"dateType", type}});
   d["dates"] = dates;
   if (!r.language.empty()) d["language"] = r.language;
-  d["alternateIdentifiers"] = json::array({{{"alternateIdentifier", r.taco_id}, {"alternateIdentifierType", "TACO id"}}});
+  d["alternateIdentifiers"] =
+      json::array({{{"alternateIdentifier", r.taco_id}, {"alternateIdentifierType", "TACO id"}}});
   if (!r.related.empty()) {
     json rel = json::array();
     for (const auto& x : r.related) {
@@ -388,7 +394,9 @@ Result<std::string> WriteDataciteJson(const Model& m) {
     json geo = json::array();
     for (const auto& b : r.boxes) {
       geo.push_back({{"geoLocationBox",
-                      {{"westBoundLongitude", b.w}, {"eastBoundLongitude", b.e}, {"southBoundLatitude", b.s},
+                      {{"westBoundLongitude", b.w},
+                       {"eastBoundLongitude", b.e},
+                       {"southBoundLatitude", b.s},
                        {"northBoundLatitude", b.n}}}});
     }
     d["geoLocations"] = geo;

@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "publish/markdown.h"
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include "publish/markdown.h"
 
 #include "publish/text.h"
 #include "publish/writers.h"
@@ -89,8 +89,10 @@ std::string MapSvg(const Model& m) {
       "xmlns=\"http://www.w3.org/2000/svg\"><title id=\"map-title\">Spatial coverage of " +
       E(m.title) + "</title><rect class=\"sea\" width=\"720\" height=\"360\"/><path class=\"land\" d=\"" + kWorldLand +
       "\"/><g class=\"grid\">";
-  for (int lon = -150; lon <= 150; lon += 30) s += "<line x1=\"" + Fixed(X(lon), 0) + "\" y1=\"0\" x2=\"" + Fixed(X(lon), 0) + "\" y2=\"360\"/>";
-  for (int lat = -60; lat <= 60; lat += 30) s += "<line x1=\"0\" y1=\"" + Fixed(Y(lat), 0) + "\" x2=\"720\" y2=\"" + Fixed(Y(lat), 0) + "\"/>";
+  for (int lon = -150; lon <= 150; lon += 30)
+    s += "<line x1=\"" + Fixed(X(lon), 0) + "\" y1=\"0\" x2=\"" + Fixed(X(lon), 0) + "\" y2=\"360\"/>";
+  for (int lat = -60; lat <= 60; lat += 30)
+    s += "<line x1=\"0\" y1=\"" + Fixed(Y(lat), 0) + "\" x2=\"720\" y2=\"" + Fixed(Y(lat), 0) + "\"/>";
   s += "</g>";
   for (const auto& p : m.partitions) {
     if (p.bbox) s += BoxRects(*p.bbox, "part", p.file + " " + BoxText(*p.bbox));
@@ -121,9 +123,9 @@ std::string HistogramSvg(const Model& m) {
                   "\" xmlns=\"http://www.w3.org/2000/svg\">";
   for (size_t i = 0; i < bars.size(); ++i) {
     double h = std::max(1.0, 90.0 * static_cast<double>(bars[i].count) / static_cast<double>(max));
-    s += "<rect x=\"" + Fixed(x0 + static_cast<double>(i) * bw + bw * 0.1, 2) + "\" y=\"" + Fixed(base - h, 2) + "\" width=\"" +
-         Fixed(std::max(0.5, bw * 0.8), 2) + "\" height=\"" + Fixed(h, 2) + "\"><title>" + E(bars[i].value) + ": " +
-         FormatCount(bars[i].count) + "</title></rect>";
+    s += "<rect x=\"" + Fixed(x0 + static_cast<double>(i) * bw + bw * 0.1, 2) + "\" y=\"" + Fixed(base - h, 2) +
+         "\" width=\"" + Fixed(std::max(0.5, bw * 0.8), 2) + "\" height=\"" + Fixed(h, 2) + "\"><title>" +
+         E(bars[i].value) + ": " + FormatCount(bars[i].count) + "</title></rect>";
   }
   s += "<text x=\"" + Fixed(x0, 1) + "\" y=\"116\">" + E(bars.front().value) + "</text>";
   if (bars.size() > 1) {
@@ -199,8 +201,8 @@ std::string FieldRows(const LevelFacts& l, bool internal) {
     bool is_internal = f.name.rfind("internal:", 0) == 0;
     if (is_internal != internal) continue;
     s += "<tr><td><code>" + E(f.name) + "</code></td><td><code>" + E(f.type) + "</code></td><td>" + E(Group(f.name)) +
-         "</td><td class=\"num\">" + FormatCount(f.nulls) + "</td><td>" + (f.description.empty() ? "" : E(f.description)) +
-         "</td></tr>\n";
+         "</td><td class=\"num\">" + FormatCount(f.nulls) + "</td><td>" +
+         (f.description.empty() ? "" : E(f.description)) + "</td></tr>\n";
   }
   return s;
 }
@@ -208,7 +210,8 @@ std::string FieldRows(const LevelFacts& l, bool internal) {
 std::string Counted(const std::vector<CountedValue>& values) {
   std::string s;
   for (size_t i = 0; i < values.size(); ++i) {
-    s += (i ? ", " : "") + std::string("<code>") + E(values[i].value) + "</code> (" + FormatCount(values[i].count) + ")";
+    s +=
+        (i ? ", " : "") + std::string("<code>") + E(values[i].value) + "</code> (" + FormatCount(values[i].count) + ")";
   }
   return s;
 }
@@ -239,8 +242,10 @@ svg .edge{fill:none;stroke:var(--muted);stroke-width:1}svg .node{stroke:var(--mu
 
 Result<std::string> WriteHtmlPage(const Model& m) {
   std::string h;
-  h += "<!DOCTYPE html>\n<html lang=\"" + E(m.pub.language.empty() ? "en" : m.pub.language) + "\">\n<head>\n<meta charset=\"utf-8\">\n";
-  h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n";
+  h += "<!DOCTYPE html>\n<html lang=\"" + E(m.pub.language.empty() ? "en" : m.pub.language) +
+       "\">\n<head>\n<meta charset=\"utf-8\">\n";
+  h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src "
+       "data:\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   h += "<meta name=\"referrer\" content=\"no-referrer\">\n";
   h += "<meta name=\"generator\" content=\"" + E(m.generator) + "\">\n";
@@ -268,29 +273,35 @@ Result<std::string> WriteHtmlPage(const Model& m) {
   h += "<script type=\"application/ld+json\">" + ScriptSafeJson(ld) + "</script>\n</head>\n<body>\n";
 
   // 1. Identity.
-  h += "<header>\n<div class=\"muted\">TACO dataset</div>\n<h1 id=\"title\">" + E(m.title) + "</h1>\n<div class=\"badges\">";
+  h += "<header>\n<div class=\"muted\">TACO dataset</div>\n<h1 id=\"title\">" + E(m.title) +
+       "</h1>\n<div class=\"badges\">";
   h += "<span>id <code>" + E(m.id) + "</code></span>";
   if (!m.dataset_version.empty()) h += "<span>version " + E(m.dataset_version) + "</span>";
   if (!m.taco_version.empty()) h += "<span>taco_version " + E(m.taco_version) + "</span>";
   for (const auto& l : m.licenses) {
     LicenseInfo info = LookupLicense(l);
-    h += info.url().empty() ? "<span>" + E(l) + "</span>" : "<span><a href=\"" + E(info.url()) + "\">" + E(l) + "</a></span>";
+    h += info.url().empty() ? "<span>" + E(l) + "</span>"
+                            : "<span><a href=\"" + E(info.url()) + "\">" + E(l) + "</a></span>";
   }
   if (!m.pub.doi.empty()) h += "<span>DOI <a href=\"" + E(DoiUrl(m.pub.doi)) + "\">" + E(m.pub.doi) + "</a></span>";
   h += "<span>" + E(m.format) + "</span>";
-  h += "</div>\n<nav><a href=\"#description\">Description</a><a href=\"#coverage\">Coverage</a><a href=\"#structure\">Structure</a>"
+  h += "</div>\n<nav><a href=\"#description\">Description</a><a href=\"#coverage\">Coverage</a><a "
+       "href=\"#structure\">Structure</a>"
        "<a href=\"#fields\">Fields</a><a href=\"#extensions\">Extensions</a><a href=\"#providers\">Providers</a>"
-       "<a href=\"#citation\">Citation</a><a href=\"#files\">Files</a><a href=\"#usage\">Usage</a></nav>\n</header>\n<main>\n";
+       "<a href=\"#citation\">Citation</a><a href=\"#files\">Files</a><a "
+       "href=\"#usage\">Usage</a></nav>\n</header>\n<main>\n";
 
   // 2. Description.
   h += "<section id=\"description\"><h2>Description</h2><div class=\"desc\">" +
-       (m.description.empty() ? std::string("<p class=\"muted\">No description.</p>") : MarkdownToHtml(m.description, 2)) +
+       (m.description.empty() ? std::string("<p class=\"muted\">No description.</p>")
+                              : MarkdownToHtml(m.description, 2)) +
        "</div>\n";
   if (!m.tasks.empty() || !m.keywords.empty()) {
     h += "<div class=\"badges\">";
     for (const auto& t : m.tasks) {
       HfTask hf = MapTask(t);
-      h += "<span>task " + E(t) + (hf.category.empty() ? "" : " <span class=\"muted\">(" + E(hf.category) + ")</span>") + "</span>";
+      h += "<span>task " + E(t) +
+           (hf.category.empty() ? "" : " <span class=\"muted\">(" + E(hf.category) + ")</span>") + "</span>";
     }
     for (const auto& k : m.keywords) h += "<span>" + E(k) + "</span>";
     h += "</div>\n";
@@ -299,18 +310,24 @@ Result<std::string> WriteHtmlPage(const Model& m) {
 
   // 3. Coverage.
   h += "<section id=\"coverage\"><h2>Coverage</h2>\n<div class=\"grid2\">";
-  h += "<div class=\"stat\"><b id=\"samples\">" + FormatCount(m.samples()) + "</b><span>samples at level 0</span></div>";
-  h += "<div class=\"stat\"><b>" + FormatBytes(m.total_bytes()) + "</b><span>in " + FormatCount(m.files.size()) + " file entries</span></div>";
+  h +=
+      "<div class=\"stat\"><b id=\"samples\">" + FormatCount(m.samples()) + "</b><span>samples at level 0</span></div>";
+  h += "<div class=\"stat\"><b>" + FormatBytes(m.total_bytes()) + "</b><span>in " + FormatCount(m.files.size()) +
+       " file entries</span></div>";
   if (!m.time_start.empty()) {
     h += "<div class=\"stat\"><b>" + E(m.time_start.substr(0, 10)) + " – " + E(m.time_end.substr(0, 10)) +
          "</b><span>temporal extent</span></div>";
   }
-  if (!m.partitions.empty()) h += "<div class=\"stat\"><b>" + FormatCount(m.partitions.size()) + "</b><span>partitions</span></div>";
+  if (!m.partitions.empty())
+    h += "<div class=\"stat\"><b>" + FormatCount(m.partitions.size()) + "</b><span>partitions</span></div>";
   h += "</div>\n";
   h += "<p id=\"extent\">Spatial extent [W, S, E, N]: " +
-       (m.bbox ? "<code>" + E(BoxText(*m.bbox)) + "</code>" + ((*m.bbox)[0] > (*m.bbox)[2] ? " (crosses the antimeridian)" : "")
+       (m.bbox ? "<code>" + E(BoxText(*m.bbox)) + "</code>" +
+                     ((*m.bbox)[0] > (*m.bbox)[2] ? " (crosses the antimeridian)" : "")
                : std::string("<span class=\"muted\">not given</span>")) +
-       (m.time_start.empty() ? "" : " · temporal extent <code>" + E(m.time_start) + "</code> / <code>" + E(m.time_end) + "</code>") +
+       (m.time_start.empty()
+            ? ""
+            : " · temporal extent <code>" + E(m.time_start) + "</code> / <code>" + E(m.time_end) + "</code>") +
        "</p>\n";
   h += MapSvg(m) + "\n<p class=\"muted\">Red: dataset extent";
   if (!m.partitions.empty()) h += "; blue: partitions";
@@ -324,47 +341,56 @@ Result<std::string> WriteHtmlPage(const Model& m) {
          HistogramSvg(m) + "\n";
   }
   if (!m.partitions.empty()) {
-    h += "<table><caption>Partitions (taco:sources)</caption><thead><tr><th scope=\"col\">File</th><th scope=\"col\">id</th>"
+    h += "<table><caption>Partitions (taco:sources)</caption><thead><tr><th scope=\"col\">File</th><th "
+         "scope=\"col\">id</th>"
          "<th scope=\"col\">Extent [W, S, E, N]</th><th scope=\"col\">Time</th></tr></thead><tbody>\n";
     for (const auto& p : m.partitions) {
-      h += "<tr><td><code>" + E(p.file) + "</code></td><td>" + E(p.id) + "</td><td>" + (p.bbox ? E(BoxText(*p.bbox)) : "") +
-           "</td><td>" + E(p.start.substr(0, 10)) + (p.end.empty() ? "" : " – " + E(p.end.substr(0, 10))) + "</td></tr>\n";
+      h += "<tr><td><code>" + E(p.file) + "</code></td><td>" + E(p.id) + "</td><td>" +
+           (p.bbox ? E(BoxText(*p.bbox)) : "") + "</td><td>" + E(p.start.substr(0, 10)) +
+           (p.end.empty() ? "" : " – " + E(p.end.substr(0, 10))) + "</td></tr>\n";
     }
     h += "</tbody></table>\n";
   }
   h += "</section>\n";
 
   // 4. Structure.
-  h += "<section id=\"structure\"><h2>Structure</h2>\n<table><caption>Levels: real sample counts from the Parquet levels, "
-       "padding rows counted apart</caption><thead><tr><th scope=\"col\">Level</th><th scope=\"col\" class=\"num\">Samples</th>"
-       "<th scope=\"col\" class=\"num\">Padding</th><th scope=\"col\" class=\"num\">FILE</th><th scope=\"col\" class=\"num\">FOLDER</th>"
+  h += "<section id=\"structure\"><h2>Structure</h2>\n<table><caption>Levels: real sample counts from the Parquet "
+       "levels, "
+       "padding rows counted apart</caption><thead><tr><th scope=\"col\">Level</th><th scope=\"col\" "
+       "class=\"num\">Samples</th>"
+       "<th scope=\"col\" class=\"num\">Padding</th><th scope=\"col\" class=\"num\">FILE</th><th scope=\"col\" "
+       "class=\"num\">FOLDER</th>"
        "<th scope=\"col\">Pattern</th></tr></thead><tbody>\n";
   for (const auto& l : m.levels) {
     std::string pattern;
     if (!l.patterns.empty()) {
       const auto& p = l.patterns[0];
-      for (size_t i = 0; i < p.size() && i < 8; ++i) pattern += (i ? ", " : "") + E(p[i].first) + " <span class=\"muted\">" + E(p[i].second) + "</span>";
+      for (size_t i = 0; i < p.size() && i < 8; ++i)
+        pattern += (i ? ", " : "") + E(p[i].first) + " <span class=\"muted\">" + E(p[i].second) + "</span>";
       if (p.size() > 8) pattern += ", …";
-      if (l.patterns.size() > 1) pattern += " <span class=\"muted\">(+" + std::to_string(l.patterns.size() - 1) + " patterns)</span>";
+      if (l.patterns.size() > 1)
+        pattern += " <span class=\"muted\">(+" + std::to_string(l.patterns.size() - 1) + " patterns)</span>";
     }
     h += "<tr class=\"level\" data-level=\"" + std::to_string(l.level) + "\"><td>" + std::to_string(l.level) +
-         "</td><td class=\"num\">" + FormatCount(l.samples()) + "</td><td class=\"num\">" + FormatCount(l.padding_rows) +
-         "</td><td class=\"num\">" + FormatCount(l.files) + "</td><td class=\"num\">" + FormatCount(l.folders) + "</td><td>" +
-         pattern + "</td></tr>\n";
+         "</td><td class=\"num\">" + FormatCount(l.samples()) + "</td><td class=\"num\">" +
+         FormatCount(l.padding_rows) + "</td><td class=\"num\">" + FormatCount(l.files) + "</td><td class=\"num\">" +
+         FormatCount(l.folders) + "</td><td>" + pattern + "</td></tr>\n";
   }
   h += "</tbody></table>\n<h3>Position-Isomorphic Tree</h3>\n" + TreeSvg(m) + "\n</section>\n";
 
   // 5. Fields.
   h += "<section id=\"fields\"><h2>Fields</h2>\n";
   for (const auto& l : m.levels) {
-    h += "<table class=\"fields\" data-level=\"" + std::to_string(l.level) + "\"><caption>Level " + std::to_string(l.level) +
+    h += "<table class=\"fields\" data-level=\"" + std::to_string(l.level) + "\"><caption>Level " +
+         std::to_string(l.level) +
          "</caption><thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Type</th><th scope=\"col\">Group</th>"
          "<th scope=\"col\" class=\"num\">Nulls</th><th scope=\"col\">Description</th></tr></thead><tbody>\n" +
          FieldRows(l, false) + "</tbody></table>\n";
     std::string internal = FieldRows(l, true);
     if (!internal.empty()) {
       h += "<details><summary>internal:* columns of level " + std::to_string(l.level) +
-           "</summary><table><thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Type</th><th scope=\"col\">Group</th>"
+           "</summary><table><thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Type</th><th "
+           "scope=\"col\">Group</th>"
            "<th scope=\"col\" class=\"num\">Nulls</th><th scope=\"col\">Description</th></tr></thead><tbody>\n" +
            internal + "</tbody></table></details>\n";
     }
@@ -377,20 +403,23 @@ Result<std::string> WriteHtmlPage(const Model& m) {
   if (!m.label_classes.empty()) {
     any_ext = true;
     h += "<h3>Labels</h3>" + (m.labels_description.empty() ? std::string() : "<p>" + E(m.labels_description) + "</p>") +
-         "<table><thead><tr><th scope=\"col\" class=\"num\">#</th><th scope=\"col\">Name</th><th scope=\"col\">Category</th>"
+         "<table><thead><tr><th scope=\"col\" class=\"num\">#</th><th scope=\"col\">Name</th><th "
+         "scope=\"col\">Category</th>"
          "<th scope=\"col\">Description</th></tr></thead><tbody>\n";
     for (size_t i = 0; i < m.label_classes.size(); ++i) {
       const auto& c = m.label_classes[i];
-      h += "<tr><td class=\"num\">" + std::to_string(i) + "</td><td>" + E(c.name) + "</td><td>" + E(c.category) + "</td><td>" +
-           E(c.description) + "</td></tr>\n";
+      h += "<tr><td class=\"num\">" + std::to_string(i) + "</td><td>" + E(c.name) + "</td><td>" + E(c.category) +
+           "</td><td>" + E(c.description) + "</td></tr>\n";
     }
     h += "</tbody></table>\n";
   }
   if (!m.bands.empty()) {
     any_ext = true;
     h += "<h3>Bands" + (m.sensor.empty() ? std::string() : " <span class=\"muted\">" + E(m.sensor) + "</span>") +
-         "</h3><table><thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Common name</th><th scope=\"col\" class=\"num\">"
-         "Center wavelength</th><th scope=\"col\" class=\"num\">FWHM</th><th scope=\"col\">Unit</th></tr></thead><tbody>\n";
+         "</h3><table><thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Common name</th><th scope=\"col\" "
+         "class=\"num\">"
+         "Center wavelength</th><th scope=\"col\" class=\"num\">FWHM</th><th "
+         "scope=\"col\">Unit</th></tr></thead><tbody>\n";
     for (const auto& b : m.bands) {
       h += "<tr><td>" + E(b.name) + "</td><td>" + E(b.common_name) + "</td><td class=\"num\">" +
            (b.center_wavelength ? FormatNumber(*b.center_wavelength) : "") + "</td><td class=\"num\">" +
@@ -400,10 +429,13 @@ Result<std::string> WriteHtmlPage(const Model& m) {
   }
   if (!m.splits.empty() || !m.split_strategy.empty()) {
     any_ext = true;
-    h += "<h3>Splits</h3>" + (m.split_strategy.empty() ? std::string() : "<p>Strategy: " + E(m.split_strategy) + "</p>");
+    h +=
+        "<h3>Splits</h3>" + (m.split_strategy.empty() ? std::string() : "<p>Strategy: " + E(m.split_strategy) + "</p>");
     if (!m.splits.empty()) {
-      h += "<table><thead><tr><th scope=\"col\">Split</th><th scope=\"col\" class=\"num\">Samples</th></tr></thead><tbody>";
-      for (const auto& s : m.splits) h += "<tr><td>" + E(s.value) + "</td><td class=\"num\">" + FormatCount(s.count) + "</td></tr>";
+      h += "<table><thead><tr><th scope=\"col\">Split</th><th scope=\"col\" "
+           "class=\"num\">Samples</th></tr></thead><tbody>";
+      for (const auto& s : m.splits)
+        h += "<tr><td>" + E(s.value) + "</td><td class=\"num\">" + FormatCount(s.count) + "</td></tr>";
       h += "</tbody></table>\n";
     }
   }
@@ -422,7 +454,8 @@ Result<std::string> WriteHtmlPage(const Model& m) {
   h += "<section id=\"providers\"><h2>Providers and curators</h2>\n";
   if (m.providers.empty() && m.curators.empty()) h += "<p class=\"muted\">None given.</p>\n";
   if (!m.providers.empty()) {
-    h += "<table><thead><tr><th scope=\"col\">Provider</th><th scope=\"col\">Roles</th><th scope=\"col\">Contact</th></tr></thead><tbody>\n";
+    h += "<table><thead><tr><th scope=\"col\">Provider</th><th scope=\"col\">Roles</th><th "
+         "scope=\"col\">Contact</th></tr></thead><tbody>\n";
     for (const auto& p : m.providers) {
       std::string roles;
       for (const auto& r : p.roles) roles += (roles.empty() ? "" : ", ") + r;
@@ -432,16 +465,19 @@ Result<std::string> WriteHtmlPage(const Model& m) {
         contact += href.rfind("http", 0) == 0 ? "<a href=\"" + E(href) + "\">" + E(label) + "</a> " : E(label) + " ";
       }
       if (!p.email.empty()) contact += E(p.email);
-      h += "<tr><td>" + E(p.name) + (p.organization.empty() || p.organization == p.name ? "" : " (" + E(p.organization) + ")") +
-           "</td><td>" + E(roles) + "</td><td>" + contact + "</td></tr>\n";
+      h += "<tr><td>" + E(p.name) +
+           (p.organization.empty() || p.organization == p.name ? "" : " (" + E(p.organization) + ")") + "</td><td>" +
+           E(roles) + "</td><td>" + contact + "</td></tr>\n";
     }
     h += "</tbody></table>\n";
   }
   if (!m.curators.empty()) {
-    h += "<table><thead><tr><th scope=\"col\">Curator</th><th scope=\"col\">Organization</th><th scope=\"col\">Email</th>"
+    h += "<table><thead><tr><th scope=\"col\">Curator</th><th scope=\"col\">Organization</th><th "
+         "scope=\"col\">Email</th>"
          "<th scope=\"col\">Role</th></tr></thead><tbody>\n";
     for (const auto& c : m.curators) {
-      h += "<tr><td>" + E(c.name) + "</td><td>" + E(c.organization) + "</td><td>" + E(c.email) + "</td><td>" + E(c.role) + "</td></tr>\n";
+      h += "<tr><td>" + E(c.name) + "</td><td>" + E(c.organization) + "</td><td>" + E(c.email) + "</td><td>" +
+           E(c.role) + "</td></tr>\n";
     }
     h += "</tbody></table>\n";
   }
@@ -450,9 +486,11 @@ Result<std::string> WriteHtmlPage(const Model& m) {
   // 8. Citation.
   h += "<section id=\"citation\"><h2>Citation</h2>\n<p>" + E(PlainCitation(m)) + "</p>\n";
   if (m.pub.publication_date.empty()) {
-    h += "<p class=\"muted\">No publication date was given (sidecar key <code>publication_date</code>), so the citation has no year.</p>\n";
+    h += "<p class=\"muted\">No publication date was given (sidecar key <code>publication_date</code>), so the "
+         "citation has no year.</p>\n";
   }
-  h += "<h3>BibTeX</h3><pre id=\"bibtex\">" + E(BibTex(m)) + "</pre>\n<h3>CITATION.cff</h3><pre>" + E(CitationCff(m)) + "</pre>\n";
+  h += "<h3>BibTeX</h3><pre id=\"bibtex\">" + E(BibTex(m)) + "</pre>\n<h3>CITATION.cff</h3><pre>" + E(CitationCff(m)) +
+       "</pre>\n";
   if (!m.publications.empty()) {
     h += "<h3>Publications</h3><ul>";
     for (const auto& p : m.publications) {
@@ -476,18 +514,22 @@ Result<std::string> WriteHtmlPage(const Model& m) {
     std::string name = f.name + (f.contained_in.empty() ? "" : " in " + f.contained_in) +
                        (f.file_count > 1 ? " (" + FormatCount(f.file_count) + " files)" : "");
     std::string url = f.contained_in.empty() && f.file_count <= 1 ? m.download_url(f.name) : "";
-    h += "<tr><td>" + (url.empty() ? "<code>" + E(name) + "</code>" : "<a href=\"" + E(url) + "\"><code>" + E(name) + "</code></a>") +
-         "</td><td>" + E(f.role) + "</td><td class=\"num\">" + FormatBytes(f.size) + "</td><td><code>" + E(f.sha256) +
-         "</code></td></tr>\n";
+    h +=
+        "<tr><td>" +
+        (url.empty() ? "<code>" + E(name) + "</code>" : "<a href=\"" + E(url) + "\"><code>" + E(name) + "</code></a>") +
+        "</td><td>" + E(f.role) + "</td><td class=\"num\">" + FormatBytes(f.size) + "</td><td><code>" + E(f.sha256) +
+        "</code></td></tr>\n";
   }
   h += "</tbody></table>\n<p>Companion metadata: <a href=\"stac-collection.json\">stac-collection.json</a> · "
        "<a href=\"croissant.json\">croissant.json</a> · <a href=\"datacite.xml\">datacite.xml</a> · "
        "<a href=\"datacite.json\">datacite.json</a> · <a href=\"README.md\">README.md</a></p>\n</section>\n";
 
   // 10. Usage.
-  h += "<section id=\"usage\"><h2>How to load it</h2>\n<h3>taco-cpp command line</h3><pre>taco info " + E(m.source_name) +
-       "\ntaco sql " + E(m.source_name) + " \"SELECT * FROM data LIMIT 5\"\ntaco read " + E(m.source_name) +
-       " 0        # the GDAL path of sample 0</pre>\n<h3>Python (tacoreader)</h3><pre>import tacoreader\nds = tacoreader.load(\"" +
+  h += "<section id=\"usage\"><h2>How to load it</h2>\n<h3>taco-cpp command line</h3><pre>taco info " +
+       E(m.source_name) + "\ntaco sql " + E(m.source_name) + " \"SELECT * FROM data LIMIT 5\"\ntaco read " +
+       E(m.source_name) +
+       " 0        # the GDAL path of sample 0</pre>\n<h3>Python (tacoreader)</h3><pre>import tacoreader\nds = "
+       "tacoreader.load(\"" +
        E(m.source_name) + "\")\nprint(ds.data)</pre>\n</section>\n";
 
   // 11. Provenance.

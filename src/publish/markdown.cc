@@ -108,7 +108,8 @@ struct ListItemStart {
 ListItemStart ListStart(const std::string& line) {
   size_t i = 0;
   while (i < line.size() && i < 3 && line[i] == ' ') ++i;
-  if (i < line.size() && (line[i] == '-' || line[i] == '*' || line[i] == '+') && i + 1 < line.size() && line[i + 1] == ' ') {
+  if (i < line.size() && (line[i] == '-' || line[i] == '*' || line[i] == '+') && i + 1 < line.size() &&
+      line[i + 1] == ' ') {
     return {true, false, i + 2};
   }
   size_t d = i;
@@ -161,7 +162,8 @@ class Renderer {
     if (line.rfind("    ", 0) == 0 || line.rfind("\t", 0) == 0) {
       std::string code;
       size_t j = i;
-      while (j < lines_.size() && (lines_[j].rfind("    ", 0) == 0 || lines_[j].rfind("\t", 0) == 0 || Trim(lines_[j]).empty())) {
+      while (j < lines_.size() &&
+             (lines_[j].rfind("    ", 0) == 0 || lines_[j].rfind("\t", 0) == 0 || Trim(lines_[j]).empty())) {
         const std::string& l = lines_[j];
         code += (l.rfind("\t", 0) == 0 ? l.substr(1) : l.size() >= 4 ? l.substr(4) : "") + "\n";
         ++j;
@@ -204,7 +206,8 @@ class Renderer {
     size_t j = i + 1;
     while (j < lines_.size()) {
       std::string n = Trim(lines_[j]);
-      if (n.empty() || n[0] == '#' || n.rfind("```", 0) == 0 || n[0] == '>' || ListStart(lines_[j]).ok || IsRule(n)) break;
+      if (n.empty() || n[0] == '#' || n.rfind("```", 0) == 0 || n[0] == '>' || ListStart(lines_[j]).ok || IsRule(n))
+        break;
       text += "\n" + n;
       ++j;
     }
@@ -228,7 +231,8 @@ class Renderer {
         std::string t = Trim(l);
         if (t.empty()) {
           // A blank line ends the item unless the next line is indented under it.
-          if (k + 1 < lines_.size() && lines_[k + 1].rfind(std::string(s.content, ' '), 0) == 0 && !Trim(lines_[k + 1]).empty()) {
+          if (k + 1 < lines_.size() && lines_[k + 1].rfind(std::string(s.content, ' '), 0) == 0 &&
+              !Trim(lines_[k + 1]).empty()) {
             item.push_back("");
             ++k;
             continue;

@@ -2,6 +2,7 @@
 #include "publish/model.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -9,7 +10,6 @@
 #include <fstream>
 #include <map>
 #include <thread>
-#include <atomic>
 
 #include "model/wkb.h"
 #include "publish/sha256.h"
@@ -152,8 +152,8 @@ void ParseCollection(const json& c, Model& m) {
   if (auto it = c.find("optical:bands"); it != c.end() && it->is_array()) {
     for (const auto& x : *it) {
       if (!x.is_object()) continue;
-      Band b{Str(x, "name"), Str(x, "common_name"), Str(x, "description"), Str(x, "unit"),
-             Num(x, "center_wavelength"), Num(x, "full_width_half_max")};
+      Band b{Str(x, "name"), Str(x, "common_name"),       Str(x, "description"),
+             Str(x, "unit"), Num(x, "center_wavelength"), Num(x, "full_width_half_max")};
       m.bands.push_back(std::move(b));
     }
   }
@@ -201,8 +201,9 @@ void Accumulate(std::vector<CountedValue>& into, const std::string& value, uint6
 
 // SELECT <expr>, count(*) ... GROUP BY 1 into `into`.
 Status CountValues(Dataset& ds, int level, const std::string& expr, std::vector<CountedValue>& into, int limit) {
-  auto t = Query(ds, "SELECT CAST(" + expr + " AS VARCHAR) AS v, count(*) AS n FROM level" + std::to_string(level) +
-                         " WHERE " + expr + " IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT " + std::to_string(limit));
+  auto t =
+      Query(ds, "SELECT CAST(" + expr + " AS VARCHAR) AS v, count(*) AS n FROM level" + std::to_string(level) +
+                    " WHERE " + expr + " IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT " + std::to_string(limit));
   if (!t.ok()) return t.status();
   const Table& tb = *t;
   for (size_t r = 0; r < tb.num_rows(); ++r) {
@@ -217,9 +218,7 @@ bool Has(const LevelInfo& info, const std::string& name) {
   return std::any_of(info.columns.begin(), info.columns.end(), [&](const ColumnInfo& c) { return c.name == name; });
 }
 
-bool IsComputedColumn(const std::string& name) {
-  return name == "internal:gdal_vsi" || name == "internal:source_path";
-}
+bool IsComputedColumn(const std::string& name) { return name == "internal:gdal_vsi" || name == "internal:source_path"; }
 
 struct LevelScan {
   std::vector<LevelInfo> infos;
@@ -245,7 +244,8 @@ Status ScanLevels(Dataset& ds, const json& field_schema, Model& m, LevelScan& sc
       }
       for (const auto& c : info->columns) {
         if (IsComputedColumn(c.name)) continue;
-        bool listed = std::any_of(lf.fields.begin(), lf.fields.end(), [&](const FieldInfo& f) { return f.name == c.name; });
+        bool listed =
+            std::any_of(lf.fields.begin(), lf.fields.end(), [&](const FieldInfo& f) { return f.name == c.name; });
         if (!listed) lf.fields.push_back({c.name, c.type, "", 0});
       }
       m.levels.push_back(std::move(lf));
@@ -312,8 +312,8 @@ Status ScanFacts(Dataset& ds, const LevelScan& scan, Model& m) {
       int years = std::atoi(b.substr(0, 4).c_str()) - std::atoi(a.substr(0, 4).c_str());
       if (m.histogram_unit.empty()) m.histogram_unit = years > 3 ? "year" : "month";
       const char* pattern = m.histogram_unit == "year" ? "'%Y'" : "'%Y-%m'";
-      TACO_RETURN_IF_ERROR(CountValues(ds, static_cast<int>(i), "strftime(" + Ident(col) + ", " + pattern + ")",
-                                       m.histogram, 5000));
+      TACO_RETURN_IF_ERROR(
+          CountValues(ds, static_cast<int>(i), "strftime(" + Ident(col) + ", " + pattern + ")", m.histogram, 5000));
       if (m.time_start.empty() || m.time_end.empty()) {
         std::string s = IsoUtc(a), e = IsoUtc(b);
         if (m.time_start.empty() || s < m.time_start) m.time_start = s;
@@ -515,7 +515,8 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
       return Status::InvalidArgument(Quote(dataset_path) + ": TACOLLECTION has no taco:sources.files");
     }
     for (const auto& f : files) {
-      if (!f.is_string()) return Status::InvalidArgument(Quote(dataset_path) + ": taco:sources.files holds a non-string");
+      if (!f.is_string())
+        return Status::InvalidArgument(Quote(dataset_path) + ": taco:sources.files holds a non-string");
       std::string name = f.get<std::string>();
       if (name.find('/') != std::string::npos || name == ".." || name.empty()) {
         return Status::InvalidArgument(Quote(dataset_path) + ": taco:sources.files entry " + Quote(name) +
@@ -540,7 +541,8 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
       m.source_name = input.filename().string();
     }
     if (k == 0) ParseCollection(collection, m);
-    const json field_schema = collection.is_object() ? collection.value("taco:field_schema", json::object()) : json::object();
+    const json field_schema =
+        collection.is_object() ? collection.value("taco:field_schema", json::object()) : json::object();
     LevelScan scan;
     TACO_RETURN_IF_ERROR(ScanLevels(ds, field_schema.is_object() ? field_schema : json::object(), m, scan));
     TACO_RETURN_IF_ERROR(ScanFacts(ds, scan, m));
@@ -568,8 +570,8 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
         } else {
           fs::path dir = p.filename() == ".tacocat" ? p : p / ".tacocat";
           base = dir.parent_path();
-          TACO_RETURN_IF_ERROR(AddFile(dir / "COLLECTION.json", ".tacocat/COLLECTION.json", "collection",
-                                       "application/json", m));
+          TACO_RETURN_IF_ERROR(
+              AddFile(dir / "COLLECTION.json", ".tacocat/COLLECTION.json", "collection", "application/json", m));
           TACO_RETURN_IF_ERROR(AddLevelFiles(dir, ".tacocat/", ds.num_levels(), m));
         }
         auto parts = Query(ds, "SELECT DISTINCT \"internal:source_file\" FROM level0_table ORDER BY 1");
@@ -603,7 +605,8 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
           std::vector<std::pair<std::string, std::string>> pattern;
           const json ids = p.value("id", json::array()), types = p.value("type", json::array());
           for (size_t i = 0; i < ids.size() && i < types.size(); ++i) {
-            if (ids[i].is_string() && types[i].is_string()) pattern.emplace_back(ids[i].get<std::string>(), types[i].get<std::string>());
+            if (ids[i].is_string() && types[i].is_string())
+              pattern.emplace_back(ids[i].get<std::string>(), types[i].get<std::string>());
           }
           m.levels[d].patterns.push_back(std::move(pattern));
         }

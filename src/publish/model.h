@@ -78,12 +78,12 @@ struct LevelFacts {
 };
 
 struct FileFact {
-  std::string name;      // path relative to the dataset root (what a user downloads)
-  std::string role;      // "data", "metadata", "collection"
+  std::string name;  // path relative to the dataset root (what a user downloads)
+  std::string role;  // "data", "metadata", "collection"
   std::string media_type;
   uint64_t size = 0;
-  std::string sha256;    // hex; empty when not computed (FOLDER data summary)
-  uint64_t file_count = 1;  // > 1 for the FOLDER data summary entry (a FileSet)
+  std::string sha256;        // hex; empty when not computed (FOLDER data summary)
+  uint64_t file_count = 1;   // > 1 for the FOLDER data summary entry (a FileSet)
   std::string contained_in;  // a member of this container file (name), else empty
 };
 
@@ -101,7 +101,7 @@ struct CountedValue {
 
 struct Model {
   nlohmann::ordered_json collection;
-  std::string format;  // "zip", "folder", "tacocat", "tacollection"
+  std::string format;       // "zip", "folder", "tacocat", "tacollection"
   std::string source_name;  // base name of what was published
   std::string id, title, description, dataset_version, taco_version;
   bool title_given = false;
@@ -110,17 +110,17 @@ struct Model {
   std::vector<Curator> curators;
   std::vector<PublicationRef> publications;
   std::optional<std::array<double, 4>> bbox;  // W, S, E, N (W > E crosses the antimeridian)
-  std::string time_start, time_end;            // ISO-8601 UTC with Z, or empty
+  std::string time_start, time_end;           // ISO-8601 UTC with Z, or empty
   std::vector<Partition> partitions;
   std::vector<LevelFacts> levels;
-  std::string root_type;  // FILE / FOLDER
-  std::vector<CountedValue> crs;           // distinct stac:crs / istac:crs (all levels)
-  std::vector<CountedValue> gsd;           // distinct |geotransform[1]|, as text
-  std::vector<CountedValue> tensor_shapes;  // "3x64x64"
-  std::vector<CountedValue> splits;        // level0 `split`
-  std::string time_column;                 // the column the histogram counts
-  std::string histogram_unit;              // "month" or "year"
-  std::vector<CountedValue> histogram;     // "2023-01" → n
+  std::string root_type;                             // FILE / FOLDER
+  std::vector<CountedValue> crs;                     // distinct stac:crs / istac:crs (all levels)
+  std::vector<CountedValue> gsd;                     // distinct |geotransform[1]|, as text
+  std::vector<CountedValue> tensor_shapes;           // "3x64x64"
+  std::vector<CountedValue> splits;                  // level0 `split`
+  std::string time_column;                           // the column the histogram counts
+  std::string histogram_unit;                        // "month" or "year"
+  std::vector<CountedValue> histogram;               // "2023-01" → n
   std::vector<std::pair<double, double>> centroids;  // (lon, lat), thinned
   uint64_t centroid_total = 0;
   std::string centroid_column;

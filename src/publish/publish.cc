@@ -18,12 +18,26 @@ using json = nlohmann::ordered_json;
 using util::Quote;
 
 // Croissant RAI 1.0 properties (the rai: namespace).
-constexpr const char* kRaiProperties[] = {
-    "dataCollection",          "dataCollectionType",        "dataCollectionMissingData", "dataCollectionRawData",
-    "dataCollectionTimeframe", "dataImputationProtocol",    "dataManipulationProtocol",  "dataPreprocessingProtocol",
-    "dataAnnotationProtocol",  "dataAnnotationPlatform",    "dataAnnotationAnalysis",    "dataReleaseMaintenancePlan",
-    "personalSensitiveInformation", "dataSocialImpact",     "dataBiases",                "dataLimitations",
-    "dataUseCases",            "annotationsPerItem",        "annotatorDemographics",     "machineAnnotationTools"};
+constexpr const char* kRaiProperties[] = {"dataCollection",
+                                          "dataCollectionType",
+                                          "dataCollectionMissingData",
+                                          "dataCollectionRawData",
+                                          "dataCollectionTimeframe",
+                                          "dataImputationProtocol",
+                                          "dataManipulationProtocol",
+                                          "dataPreprocessingProtocol",
+                                          "dataAnnotationProtocol",
+                                          "dataAnnotationPlatform",
+                                          "dataAnnotationAnalysis",
+                                          "dataReleaseMaintenancePlan",
+                                          "personalSensitiveInformation",
+                                          "dataSocialImpact",
+                                          "dataBiases",
+                                          "dataLimitations",
+                                          "dataUseCases",
+                                          "annotationsPerItem",
+                                          "annotatorDemographics",
+                                          "machineAnnotationTools"};
 
 Status Bad(const std::string& source, const std::string& key, const std::string& why) {
   return Status::InvalidArgument(source + ": \"" + key + "\" " + why);
@@ -57,7 +71,8 @@ bool IsOrcid(const std::string& s) {
   return true;
 }
 
-Status CheckKeys(const json& j, const std::vector<std::string>& allowed, const std::string& source, const std::string& where) {
+Status CheckKeys(const json& j, const std::vector<std::string>& allowed, const std::string& source,
+                 const std::string& where) {
   for (const auto& [key, value] : j.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       std::string list;
@@ -93,7 +108,8 @@ Result<Publication> ParsePublication(const json& s, const std::string& source) {
   TACO_ASSIGN_OR_RETURN(p.download_base_url, GetString(s, "download_base_url", source, ""));
   for (const auto* url : {&p.landing_url, &p.download_base_url}) {
     if (!url->empty() && url->rfind("http://", 0) != 0 && url->rfind("https://", 0) != 0) {
-      return Bad(source, url == &p.landing_url ? "landing_url" : "download_base_url", "must start with http:// or https://");
+      return Bad(source, url == &p.landing_url ? "landing_url" : "download_base_url",
+                 "must start with http:// or https://");
     }
   }
   TACO_ASSIGN_OR_RETURN(p.publisher, GetString(s, "publisher", source, ""));
@@ -110,8 +126,8 @@ Result<Publication> ParsePublication(const json& s, const std::string& source) {
       std::string where = "creators[" + std::to_string(i) + "].";
       if (!c.is_object()) return Bad(source, "creators[" + std::to_string(i) + "]", "must be an object");
       TACO_RETURN_IF_ERROR(CheckKeys(c,
-                                     {"name", "given_name", "family_name", "organization", "orcid", "ror", "affiliation",
-                                      "affiliation_ror", "email"},
+                                     {"name", "given_name", "family_name", "organization", "orcid", "ror",
+                                      "affiliation", "affiliation_ror", "email"},
                                      source, where));
       PublicationCreator pc;
       TACO_ASSIGN_OR_RETURN(pc.name, GetString(c, "name", source, where));
@@ -123,7 +139,8 @@ Result<Publication> ParsePublication(const json& s, const std::string& source) {
       }
       TACO_ASSIGN_OR_RETURN(pc.orcid, GetString(c, "orcid", source, where));
       if (pc.orcid.rfind("https://orcid.org/", 0) == 0) pc.orcid = pc.orcid.substr(18);
-      if (!pc.orcid.empty() && !IsOrcid(pc.orcid)) return Bad(source, where + "orcid", "is not an ORCID iD like 0000-0002-1825-0097");
+      if (!pc.orcid.empty() && !IsOrcid(pc.orcid))
+        return Bad(source, where + "orcid", "is not an ORCID iD like 0000-0002-1825-0097");
       TACO_ASSIGN_OR_RETURN(pc.ror, GetString(c, "ror", source, where));
       TACO_ASSIGN_OR_RETURN(pc.affiliation, GetString(c, "affiliation", source, where));
       TACO_ASSIGN_OR_RETURN(pc.affiliation_ror, GetString(c, "affiliation_ror", source, where));
@@ -139,8 +156,9 @@ Result<Publication> ParsePublication(const json& s, const std::string& source) {
       const json& f = (*it)[i];
       std::string where = "funding[" + std::to_string(i) + "].";
       if (!f.is_object()) return Bad(source, "funding[" + std::to_string(i) + "]", "must be an object");
-      TACO_RETURN_IF_ERROR(CheckKeys(f, {"funder_name", "funder_identifier", "funder_identifier_type", "award_number", "award_title"},
-                                     source, where));
+      TACO_RETURN_IF_ERROR(
+          CheckKeys(f, {"funder_name", "funder_identifier", "funder_identifier_type", "award_number", "award_title"},
+                    source, where));
       PublicationFunding pf;
       TACO_ASSIGN_OR_RETURN(pf.funder_name, GetString(f, "funder_name", source, where));
       TACO_ASSIGN_OR_RETURN(pf.funder_identifier, GetString(f, "funder_identifier", source, where));
@@ -150,7 +168,8 @@ Result<Publication> ParsePublication(const json& s, const std::string& source) {
       if (pf.funder_name.empty()) return Bad(source, where + "funder_name", "is required");
       const std::vector<std::string> types = {"", "Crossref Funder ID", "GRID", "ISNI", "ROR", "Other"};
       if (std::find(types.begin(), types.end(), pf.funder_identifier_type) == types.end()) {
-        return Bad(source, where + "funder_identifier_type", "must be one of Crossref Funder ID, GRID, ISNI, ROR, Other");
+        return Bad(source, where + "funder_identifier_type",
+                   "must be one of Crossref Funder ID, GRID, ISNI, ROR, Other");
       }
       p.funding.push_back(std::move(pf));
     }
@@ -160,7 +179,8 @@ Result<Publication> ParsePublication(const json& s, const std::string& source) {
     for (const auto& [key, value] : it->items()) {
       std::string k = key.rfind("rai:", 0) == 0 ? key.substr(4) : key;
       if (std::find(std::begin(kRaiProperties), std::end(kRaiProperties), k) == std::end(kRaiProperties)) {
-        return Bad(source, "rai." + key, "is not a Croissant RAI 1.0 property (e.g. dataBiases, dataLimitations, dataUseCases)");
+        return Bad(source, "rai." + key,
+                   "is not a Croissant RAI 1.0 property (e.g. dataBiases, dataLimitations, dataUseCases)");
       }
       if (!value.is_string()) return Bad(source, "rai." + key, "must be a string");
       p.rai.emplace_back(k, value.get<std::string>());
@@ -223,9 +243,12 @@ Result<std::vector<PublishOutput>> ParsePublishOutputs(const std::string& list) 
         found = true;
       }
     }
-    if (!found) return Status::InvalidArgument("--only: unknown output " + Quote(item) + " (known: stac, croissant, datacite, hf, html)");
+    if (!found)
+      return Status::InvalidArgument("--only: unknown output " + Quote(item) +
+                                     " (known: stac, croissant, datacite, hf, html)");
   }
-  if (out.empty()) return Status::InvalidArgument("--only: no output named (known: stac, croissant, datacite, hf, html)");
+  if (out.empty())
+    return Status::InvalidArgument("--only: no output named (known: stac, croissant, datacite, hf, html)");
   return out;
 }
 
@@ -268,11 +291,13 @@ Result<std::vector<std::pair<std::string, std::string>>> RenderPublication(const
   return docs;
 }
 
-Result<PublishResult> Publish(const std::string& dataset_path, const std::string& outdir, const PublishOptions& options) {
+Result<PublishResult> Publish(const std::string& dataset_path, const std::string& outdir,
+                              const PublishOptions& options) {
   TACO_ASSIGN_OR_RETURN(auto docs, RenderPublication(dataset_path, options));
   std::error_code ec;
   fs::path dir(outdir);
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) return Status::InvalidArgument(Quote(outdir) + ": exists and is not a directory");
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    return Status::InvalidArgument(Quote(outdir) + ": exists and is not a directory");
   bool made_dir = false;
   if (!fs::exists(dir, ec)) {
     fs::create_directories(dir, ec);

@@ -214,13 +214,15 @@ Result<std::string> WriteStacCollection(const Model& m) {
     links.push_back({{"rel", "about"}, {"href", m.pub.landing_url}, {"type", "text/html"}, {"title", "Landing page"}});
   }
   links.push_back({{"rel", "describedby"}, {"href", "index.html"}, {"type", "text/html"}, {"title", "Dataset page"}});
-  links.push_back({{"rel", "describedby"}, {"href", "croissant.json"}, {"type", "application/ld+json"}, {"title", "Croissant"}});
+  links.push_back(
+      {{"rel", "describedby"}, {"href", "croissant.json"}, {"type", "application/ld+json"}, {"title", "Croissant"}});
   bool any_file = false;
   for (const auto& f : m.files) {
     if (!f.contained_in.empty() || f.sha256.empty()) continue;
     std::string href = m.download_url(f.name);
-    json link = {{"rel", "enclosure"}, {"href", href.empty() ? f.name : href}, {"type", f.media_type},
-                 {"title", f.name}, {"file:size", f.size}, {"file:checksum", "1220" + f.sha256}};
+    json link = {{"rel", "enclosure"},   {"href", href.empty() ? f.name : href},
+                 {"type", f.media_type}, {"title", f.name},
+                 {"file:size", f.size},  {"file:checksum", "1220" + f.sha256}};
     links.push_back(std::move(link));
     any_file = true;
   }

@@ -17,34 +17,62 @@ struct LicenseRow {
   const char* hf;
 };
 constexpr LicenseRow kLicenses[] = {
-    {"Apache-2.0", "apache-2.0"},     {"MIT", "mit"},
-    {"AFL-3.0", "afl-3.0"},           {"Artistic-2.0", "artistic-2.0"},
-    {"BSL-1.0", "bsl-1.0"},           {"BSD-2-Clause", "bsd-2-clause"},
-    {"BSD-3-Clause", "bsd-3-clause"}, {"BSD-3-Clause-Clear", "bsd-3-clause-clear"},
-    {"CC0-1.0", "cc0-1.0"},           {"CC-BY-2.0", "cc-by-2.0"},
-    {"CC-BY-2.5", "cc-by-2.5"},       {"CC-BY-3.0", "cc-by-3.0"},
-    {"CC-BY-4.0", "cc-by-4.0"},       {"CC-BY-SA-3.0", "cc-by-sa-3.0"},
-    {"CC-BY-SA-4.0", "cc-by-sa-4.0"}, {"CC-BY-NC-2.0", "cc-by-nc-2.0"},
-    {"CC-BY-NC-3.0", "cc-by-nc-3.0"}, {"CC-BY-NC-4.0", "cc-by-nc-4.0"},
-    {"CC-BY-ND-4.0", "cc-by-nd-4.0"}, {"CC-BY-NC-ND-3.0", "cc-by-nc-nd-3.0"},
-    {"CC-BY-NC-ND-4.0", "cc-by-nc-nd-4.0"}, {"CC-BY-NC-SA-2.0", "cc-by-nc-sa-2.0"},
-    {"CC-BY-NC-SA-3.0", "cc-by-nc-sa-3.0"}, {"CC-BY-NC-SA-4.0", "cc-by-nc-sa-4.0"},
-    {"CDLA-Sharing-1.0", "cdla-sharing-1.0"}, {"CDLA-Permissive-1.0", "cdla-permissive-1.0"},
-    {"CDLA-Permissive-2.0", "cdla-permissive-2.0"}, {"WTFPL", "wtfpl"},
-    {"ECL-2.0", "ecl-2.0"},           {"EPL-1.0", "epl-1.0"},
-    {"EPL-2.0", "epl-2.0"},           {"etalab-2.0", "etalab-2.0"},
-    {"EUPL-1.1", "eupl-1.1"},         {"EUPL-1.2", "eupl-1.2"},
-    {"AGPL-3.0", "agpl-3.0"},         {"AGPL-3.0-only", "agpl-3.0"},
-    {"GPL-2.0", "gpl-2.0"},           {"GPL-2.0-only", "gpl-2.0"},
-    {"GPL-3.0", "gpl-3.0"},           {"GPL-3.0-only", "gpl-3.0"},
-    {"LGPL-2.1", "lgpl-2.1"},         {"LGPL-2.1-only", "lgpl-2.1"},
-    {"LGPL-3.0", "lgpl-3.0"},         {"LGPL-3.0-only", "lgpl-3.0"},
-    {"ISC", "isc"},                   {"LPPL-1.3c", "lppl-1.3c"},
-    {"MS-PL", "ms-pl"},               {"MPL-2.0", "mpl-2.0"},
-    {"ODC-By-1.0", "odc-by"},         {"ODbL-1.0", "odbl"},
-    {"OSL-3.0", "osl-3.0"},           {"PostgreSQL", "postgresql"},
-    {"OFL-1.1", "ofl-1.1"},           {"NCSA", "ncsa"},
-    {"Unlicense", "unlicense"},       {"Zlib", "zlib"},
+    {"Apache-2.0", "apache-2.0"},
+    {"MIT", "mit"},
+    {"AFL-3.0", "afl-3.0"},
+    {"Artistic-2.0", "artistic-2.0"},
+    {"BSL-1.0", "bsl-1.0"},
+    {"BSD-2-Clause", "bsd-2-clause"},
+    {"BSD-3-Clause", "bsd-3-clause"},
+    {"BSD-3-Clause-Clear", "bsd-3-clause-clear"},
+    {"CC0-1.0", "cc0-1.0"},
+    {"CC-BY-2.0", "cc-by-2.0"},
+    {"CC-BY-2.5", "cc-by-2.5"},
+    {"CC-BY-3.0", "cc-by-3.0"},
+    {"CC-BY-4.0", "cc-by-4.0"},
+    {"CC-BY-SA-3.0", "cc-by-sa-3.0"},
+    {"CC-BY-SA-4.0", "cc-by-sa-4.0"},
+    {"CC-BY-NC-2.0", "cc-by-nc-2.0"},
+    {"CC-BY-NC-3.0", "cc-by-nc-3.0"},
+    {"CC-BY-NC-4.0", "cc-by-nc-4.0"},
+    {"CC-BY-ND-4.0", "cc-by-nd-4.0"},
+    {"CC-BY-NC-ND-3.0", "cc-by-nc-nd-3.0"},
+    {"CC-BY-NC-ND-4.0", "cc-by-nc-nd-4.0"},
+    {"CC-BY-NC-SA-2.0", "cc-by-nc-sa-2.0"},
+    {"CC-BY-NC-SA-3.0", "cc-by-nc-sa-3.0"},
+    {"CC-BY-NC-SA-4.0", "cc-by-nc-sa-4.0"},
+    {"CDLA-Sharing-1.0", "cdla-sharing-1.0"},
+    {"CDLA-Permissive-1.0", "cdla-permissive-1.0"},
+    {"CDLA-Permissive-2.0", "cdla-permissive-2.0"},
+    {"WTFPL", "wtfpl"},
+    {"ECL-2.0", "ecl-2.0"},
+    {"EPL-1.0", "epl-1.0"},
+    {"EPL-2.0", "epl-2.0"},
+    {"etalab-2.0", "etalab-2.0"},
+    {"EUPL-1.1", "eupl-1.1"},
+    {"EUPL-1.2", "eupl-1.2"},
+    {"AGPL-3.0", "agpl-3.0"},
+    {"AGPL-3.0-only", "agpl-3.0"},
+    {"GPL-2.0", "gpl-2.0"},
+    {"GPL-2.0-only", "gpl-2.0"},
+    {"GPL-3.0", "gpl-3.0"},
+    {"GPL-3.0-only", "gpl-3.0"},
+    {"LGPL-2.1", "lgpl-2.1"},
+    {"LGPL-2.1-only", "lgpl-2.1"},
+    {"LGPL-3.0", "lgpl-3.0"},
+    {"LGPL-3.0-only", "lgpl-3.0"},
+    {"ISC", "isc"},
+    {"LPPL-1.3c", "lppl-1.3c"},
+    {"MS-PL", "ms-pl"},
+    {"MPL-2.0", "mpl-2.0"},
+    {"ODC-By-1.0", "odc-by"},
+    {"ODbL-1.0", "odbl"},
+    {"OSL-3.0", "osl-3.0"},
+    {"PostgreSQL", "postgresql"},
+    {"OFL-1.1", "ofl-1.1"},
+    {"NCSA", "ncsa"},
+    {"Unlicense", "unlicense"},
+    {"Zlib", "zlib"},
     {"PDDL-1.0", "pddl"},
 };
 
@@ -176,7 +204,8 @@ LicenseInfo LookupLicense(const std::string& license) {
 
 HfTask MapTask(const std::string& taco_task) {
   const std::string t = Lower(taco_task);
-  if (t == "classification" || t == "scene-classification") return {"image-classification", "multi-class-image-classification"};
+  if (t == "classification" || t == "scene-classification")
+    return {"image-classification", "multi-class-image-classification"};
   if (t == "detection" || t == "object-detection") return {"object-detection", ""};
   if (t == "segmentation" || t == "semantic-segmentation") return {"image-segmentation", "semantic-segmentation"};
   if (t == "instance-segmentation") return {"image-segmentation", "instance-segmentation"};
@@ -276,7 +305,8 @@ std::string BibTex(const Model& m) {
 }
 
 std::string CitationCff(const Model& m) {
-  std::string out = "cff-version: 1.2.0\nmessage: \"If you use this dataset, please cite it as below.\"\ntype: dataset\n";
+  std::string out =
+      "cff-version: 1.2.0\nmessage: \"If you use this dataset, please cite it as below.\"\ntype: dataset\n";
   out += "title: " + YamlQuote(m.title) + "\n";
   auto authors = CitationAuthors(m);
   if (!authors.empty()) {

@@ -25,8 +25,8 @@ std::string FormatCount(uint64_t n);
 // Face id). `spdx` is empty for a licence that is not a known SPDX id.
 struct LicenseInfo {
   std::string given;
-  std::string spdx;  // canonical SPDX id, or empty
-  std::string hf;    // Hugging Face id, or "other"
+  std::string spdx;         // canonical SPDX id, or empty
+  std::string hf;           // Hugging Face id, or "other"
   std::string url() const;  // https://spdx.org/licenses/<id>.html, or empty
 };
 LicenseInfo LookupLicense(const std::string& license);

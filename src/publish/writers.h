@@ -15,13 +15,13 @@
 
 namespace taco::publish {
 
-Result<std::string> WriteStacCollection(const Model& m);     // stac-collection.json
+Result<std::string> WriteStacCollection(const Model& m);        // stac-collection.json
 Result<nlohmann::ordered_json> BuildCroissant(const Model& m);  // croissant.json as JSON
 Result<std::string> WriteCroissant(const Model& m);
-Result<std::string> WriteDataciteXml(const Model& m);         // datacite.xml
-Result<std::string> WriteDataciteJson(const Model& m);        // datacite.json
-Result<std::string> WriteHfCard(const Model& m);              // README.md
-Result<std::string> WriteHtmlPage(const Model& m);            // index.html
+Result<std::string> WriteDataciteXml(const Model& m);   // datacite.xml
+Result<std::string> WriteDataciteJson(const Model& m);  // datacite.json
+Result<std::string> WriteHfCard(const Model& m);        // README.md
+Result<std::string> WriteHtmlPage(const Model& m);      // index.html
 
 // Missing required fields as one message ("a; b"), or OK.
 Status MissingFields(const std::string& file, const std::string& standard, const std::vector<std::string>& missing);

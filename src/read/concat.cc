@@ -88,7 +88,8 @@ std::string ConcatVsiExpression(const format::Container& container, int level) {
   const std::string url = "starts_with(" + source + ", '/vsicurl')";
   format::SamplePathSql sql;
   sql.root = source;
-  sql.subfile = "'/vsisubfile/' || " + std::string(read::kCheckedRange) + "(\"internal:offset\", \"internal:size\", -1) || ','";
+  sql.subfile =
+      "'/vsisubfile/' || " + std::string(read::kCheckedRange) + "(\"internal:offset\", \"internal:size\", -1) || ','";
   sql.id = std::string(read::kCheckedId) + "(id, " + url + ")";
   sql.source_file = std::string(read::kCheckedSourceFile) + "(\"internal:source_file\", " + url + ")";
   sql.relative_path = std::string(read::kCheckedRelativePath) + "(\"internal:relative_path\", " + url + ")";
@@ -102,11 +103,12 @@ Result<std::string> MountStoredLevel(const Dataset::State& src, table::Engine& e
   if (static_cast<size_t>(level) < src.level_readers.size() && src.level_readers[static_cast<size_t>(level)]) {
     reader = src.level_readers[static_cast<size_t>(level)];
   } else if (src.layout->level_location() == format::LevelLocation::kContainerRange && src.container != nullptr &&
-      static_cast<size_t>(level) + 1 < src.header.size()) {
+             static_cast<size_t>(level) + 1 < src.header.size()) {
     const HeaderPair& h = src.header[static_cast<size_t>(level)];
     TACO_ASSIGN_OR_RETURN(reader, SubRange(src.container, h.offset, h.length, name));
   } else if (src.layout->level_location() == format::LevelLocation::kTreeFile) {
-    TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(src.vsi_root + "/METADATA/level" + std::to_string(level) + ".parquet"));
+    TACO_ASSIGN_OR_RETURN(reader,
+                          OpenRangeReader(src.vsi_root + "/METADATA/level" + std::to_string(level) + ".parquet"));
   } else {
     TACO_ASSIGN_OR_RETURN(std::string bytes,
                           src.engine->QueryToParquet("SELECT * FROM level" + std::to_string(level) + "_table"));
@@ -221,7 +223,8 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   TACO_RETURN_IF_ERROR(engine.Execute("SET TimeZone = 'UTC'"));
   // External files only when every source allowed them (read/user_sql.h).
   state->allow_external_sql = true;
-  for (const Dataset* ds : datasets) state->allow_external_sql = state->allow_external_sql && ds->state_->allow_external_sql;
+  for (const Dataset* ds : datasets)
+    state->allow_external_sql = state->allow_external_sql && ds->state_->allow_external_sql;
   TACO_RETURN_IF_ERROR(read::SandboxUserSql(engine, state->allow_external_sql));
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(engine));
   TACO_RETURN_IF_ERROR(read::RegisterPathGuards(engine, state->path));
@@ -237,9 +240,10 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
     }
     auto bytes = src.engine->QueryToParquet("SELECT " + select + " FROM " + ds.view_);
     if (!bytes.ok()) return src.Prefixed(bytes.status());
-    const std::string level0 = engine.Mount(MemoryReader(std::move(*bytes), src.path + " (level 0 view)"), "level0.parquet");
-    TACO_RETURN_IF_ERROR(engine.Execute("CREATE VIEW " + prefix + "0 AS SELECT * FROM read_parquet(" +
-                                        QuoteString(level0) + ")"));
+    const std::string level0 =
+        engine.Mount(MemoryReader(std::move(*bytes), src.path + " (level 0 view)"), "level0.parquet");
+    TACO_RETURN_IF_ERROR(
+        engine.Execute("CREATE VIEW " + prefix + "0 AS SELECT * FROM read_parquet(" + QuoteString(level0) + ")"));
     for (int level = 1; level < state->num_levels; ++level) {
       auto mounted = MountStoredLevel(src, engine, level);
       if (!mounted.ok()) return src.Prefixed(mounted.status());
@@ -277,8 +281,8 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
       for (const auto& c : all) {
         if (!common.count(c)) differing += (differing.empty() ? "" : ", ") + c;
       }
-      return ConcatError("column_mode 'strict': level " + n + " columns differ between datasets (not in all: " +
-                         differing + ")");
+      return ConcatError("column_mode 'strict': level " + n +
+                         " columns differ between datasets (not in all: " + differing + ")");
     }
     const std::set<std::string>& chosen = column_mode == "fill_missing" ? all : common;
     for (const auto& critical : state->layout->CriticalColumns(level)) {
@@ -300,9 +304,9 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
     }
     Status st = engine.Execute("CREATE VIEW level" + n + "_table AS " + union_sql);
     if (st.ok()) {
-      st = engine.Execute("CREATE VIEW level" + n + " AS SELECT *, " + ConcatVsiExpression(*state->layout, level) + " AS " +
-                          QuoteIdentifier(kGdalVsi) + " FROM level" + n + "_table WHERE NOT coalesce(starts_with(id, " +
-                          QuoteString(kPaddingPrefix) + "), false)");
+      st = engine.Execute("CREATE VIEW level" + n + " AS SELECT *, " + ConcatVsiExpression(*state->layout, level) +
+                          " AS " + QuoteIdentifier(kGdalVsi) + " FROM level" + n +
+                          "_table WHERE NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) + "), false)");
     }
     if (!st.ok()) return state->Prefixed(st.WithPrefix("level " + n));
   }

@@ -51,9 +51,7 @@ Status Dataset::State::CheckLevel(int level) const {
                           std::to_string(num_levels - 1) + ")");
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 // util/limits.h: the rows a level's Parquet footer claims (count(*) is answered from the
 // footer, no row is read), so that no later query tries to materialize 10^12 rows.
@@ -139,8 +137,8 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
   if (header.variant == zip::HeaderVariant::kTacoHeader && d.verify_crc) {  // TACO_GHOST files may store CRC 0
     const size_t data = zip::kTacoHeaderSize - zip::kTacoHeaderPayloadSize;
     const std::string what = d.path + ": TACO_HEADER";
-    TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo info,
-                          zip::FindLocalHeader(std::string_view(prefix).substr(0, data), zip::kTacoHeaderPayloadSize, {}, what));
+    TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo info, zip::FindLocalHeader(std::string_view(prefix).substr(0, data),
+                                                                          zip::kTacoHeaderPayloadSize, {}, what));
     zip::MemberCheck check(info, what);
     check.Update(std::string_view(prefix).substr(data));
     TACO_RETURN_IF_ERROR(check.Finish());
@@ -149,9 +147,10 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
 
   // Each metadata member must be the one the header names, with its CRC-32 (issue 29.5).
   const auto& last = header.entries.back();
-  TACO_ASSIGN_OR_RETURN(std::string json_bytes,
-                        zip::ReadVerifiedMember(*d.container, last.offset, last.length, d.path + ": COLLECTION.json",
-                                                zip::MemberName::Exact(std::string(format::kCollectionFile)), d.verify_crc));
+  TACO_ASSIGN_OR_RETURN(
+      std::string json_bytes,
+      zip::ReadVerifiedMember(*d.container, last.offset, last.length, d.path + ": COLLECTION.json",
+                              zip::MemberName::Exact(std::string(format::kCollectionFile)), d.verify_crc));
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
   for (size_t i = 0; i + 1 < header.entries.size(); ++i) {
@@ -208,53 +207,56 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
 
 Dataset::Dataset(std::shared_ptr<State> state, std::string view, std::string data_view,
                  std::shared_ptr<Frame::Context> context)
-    : state_(std::move(state)), view_(std::move(view)), data_view_(std::move(data_view)), context_(std::move(context)) {}
+    : state_(std::move(state)),
+      view_(std::move(view)),
+      data_view_(std::move(data_view)),
+      context_(std::move(context)) {}
 Dataset::~Dataset() = default;
 
 Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const OpenOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
   return util::GuardExceptions(path, [&]() -> Result<std::unique_ptr<Dataset>> {
-  if (IsTacollectionPath(path)) {
-    TACO_ASSIGN_OR_RETURN(TacollectionParts parts, RouteTacollection(path, std::nullopt));
-    Log(LogLevel::kVerbose, "opening " + path + " as a TACOLLECTION of " + std::to_string(parts.total) + " parts");
-    return OpenList(parts.paths, options);
-  }
-  TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
-  Log(LogLevel::kVerbose, "opening " + path + " as " + std::string(DatasetFormatName(format)));
-  auto state = std::make_shared<State>();
-  state->format = format;
-  state->layout = &format::Container::For(format);
-  state->path = path;
-  state->vsi_root = ToVsiPath(path);
-  // Legacy BLOB files store their samples without ZIP local headers: no CRC to check.
-  state->verify_crc = options.verify_crc && state->layout->samples_have_crc();
-  state->allow_external_rasters = options.allow_external_rasters || ext::internal::ExternalRastersAllowedByConfig();
-  TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
-  // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
-  TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
-  // Before any view exists: the dataset's own files are read through the sandbox too.
-  state->allow_external_sql = options.allow_external_sql;
-  TACO_RETURN_IF_ERROR(read::SandboxUserSql(*state->engine, options.allow_external_sql));
-  switch (format) {
-    case DatasetFormat::kZip:
-      TACO_RETURN_IF_ERROR(OpenZip(*state, options));
-      state->containers[state->vsi_root] = state->container;
-      break;
-    case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state, options)); break;
-    case DatasetFormat::kTacocat: TACO_RETURN_IF_ERROR(read::OpenTacocat(*state, options)); break;
-    case DatasetFormat::kLegacy: TACO_RETURN_IF_ERROR(read::OpenLegacy(*state, options)); break;
-  }
-  state->roots = {state->vsi_root};  // TACOCAT: the base directory set by OpenTacocat
-  TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));
-  TACO_RETURN_IF_ERROR(read::RegisterPathGuards(*state->engine, state->path));
-  TACO_RETURN_IF_ERROR(CreateLevelViews(*state));
-  auto context = std::make_shared<Frame::Context>();
-  context->state = state;
-  Log(LogLevel::kVerbose, "opened " + path + ": " + std::string(DatasetFormatName(format)) + ", " +
-                              std::to_string(state->num_levels) + (state->num_levels == 1 ? " level" : " levels") +
-                              ", " + ElapsedText(start));
-  return std::unique_ptr<Dataset>(new Dataset(state, "data_raw", "data", std::move(context)));
+    if (IsTacollectionPath(path)) {
+      TACO_ASSIGN_OR_RETURN(TacollectionParts parts, RouteTacollection(path, std::nullopt));
+      Log(LogLevel::kVerbose, "opening " + path + " as a TACOLLECTION of " + std::to_string(parts.total) + " parts");
+      return OpenList(parts.paths, options);
+    }
+    TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
+    Log(LogLevel::kVerbose, "opening " + path + " as " + std::string(DatasetFormatName(format)));
+    auto state = std::make_shared<State>();
+    state->format = format;
+    state->layout = &format::Container::For(format);
+    state->path = path;
+    state->vsi_root = ToVsiPath(path);
+    // Legacy BLOB files store their samples without ZIP local headers: no CRC to check.
+    state->verify_crc = options.verify_crc && state->layout->samples_have_crc();
+    state->allow_external_rasters = options.allow_external_rasters || ext::internal::ExternalRastersAllowedByConfig();
+    TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
+    // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
+    TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
+    // Before any view exists: the dataset's own files are read through the sandbox too.
+    state->allow_external_sql = options.allow_external_sql;
+    TACO_RETURN_IF_ERROR(read::SandboxUserSql(*state->engine, options.allow_external_sql));
+    switch (format) {
+      case DatasetFormat::kZip:
+        TACO_RETURN_IF_ERROR(OpenZip(*state, options));
+        state->containers[state->vsi_root] = state->container;
+        break;
+      case DatasetFormat::kFolder: TACO_RETURN_IF_ERROR(OpenFolder(*state, options)); break;
+      case DatasetFormat::kTacocat: TACO_RETURN_IF_ERROR(read::OpenTacocat(*state, options)); break;
+      case DatasetFormat::kLegacy: TACO_RETURN_IF_ERROR(read::OpenLegacy(*state, options)); break;
+    }
+    state->roots = {state->vsi_root};  // TACOCAT: the base directory set by OpenTacocat
+    TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));
+    TACO_RETURN_IF_ERROR(read::RegisterPathGuards(*state->engine, state->path));
+    TACO_RETURN_IF_ERROR(CreateLevelViews(*state));
+    auto context = std::make_shared<Frame::Context>();
+    context->state = state;
+    Log(LogLevel::kVerbose, "opened " + path + ": " + std::string(DatasetFormatName(format)) + ", " +
+                                std::to_string(state->num_levels) + (state->num_levels == 1 ? " level" : " levels") +
+                                ", " + ElapsedText(start));
+    return std::unique_ptr<Dataset>(new Dataset(state, "data_raw", "data", std::move(context)));
   });
 }
 
@@ -274,8 +276,8 @@ const nlohmann::ordered_json& Dataset::collection() const {
   if (!derived_collection_) {
     nlohmann::ordered_json c = state_->collection;
     auto count = RowCount();
-    if (c.contains("taco:pit_schema") && c["taco:pit_schema"].is_object() &&
-        c["taco:pit_schema"].contains("root") && c["taco:pit_schema"]["root"].is_object()) {
+    if (c.contains("taco:pit_schema") && c["taco:pit_schema"].is_object() && c["taco:pit_schema"].contains("root") &&
+        c["taco:pit_schema"]["root"].is_object()) {
       c["taco:pit_schema"]["root"]["n"] = count.ok() ? *count : -1;
     }
     derived_collection_ = std::move(c);

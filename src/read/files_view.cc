@@ -87,9 +87,9 @@ Result<std::string> Dataset::FilesQuery() const {
       return s.Error("files: the view has neither internal:current_id nor internal:gdal_vsi (select from data_raw)");
     }
     for (const std::string& k : keys) {
-      if (!HasColumn(view_columns, k)) sql += ", (SELECT l." + QuoteIdentifier(k) + " FROM level0 l WHERE l." +
-                                               QuoteIdentifier(kGdalVsi) + " = v." + QuoteIdentifier(kGdalVsi) +
-                                               " LIMIT 1) AS " + QuoteIdentifier(k);
+      if (!HasColumn(view_columns, k))
+        sql += ", (SELECT l." + QuoteIdentifier(k) + " FROM level0 l WHERE l." + QuoteIdentifier(kGdalVsi) + " = v." +
+               QuoteIdentifier(kGdalVsi) + " LIMIT 1) AS " + QuoteIdentifier(k);
     }
   }
   sql += " FROM " + view_ + " v)";
@@ -121,8 +121,7 @@ Result<std::string> Dataset::FilesQuery() const {
       list += ", " + self + "." + QuoteIdentifier(c.name);
     }
     for (int j = 0; j < k; ++j) {
-      list += ", " + RowStruct(level_columns[static_cast<size_t>(j)], Alias(j)) + " AS level" +
-              std::to_string(j);
+      list += ", " + RowStruct(level_columns[static_cast<size_t>(j)], Alias(j)) + " AS level" + std::to_string(j);
     }
     std::string where = self + ".type = 'FILE'";
     for (int j = 0; j < k; ++j) where += " AND " + Alias(j) + ".type = 'FOLDER'";

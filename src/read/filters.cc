@@ -44,8 +44,8 @@ Result<Column> PickColumn(const Dataset::State& s, const std::vector<Column>& co
   for (const auto& c : columns) {
     if (c.name == requested) return c;
   }
-  return s.Error("Column '" + requested + "' not found in " + LevelName(level) + " (columns: " +
-                 JoinColumnNames(columns) + ")");
+  return s.Error("Column '" + requested + "' not found in " + LevelName(level) +
+                 " (columns: " + JoinColumnNames(columns) + ")");
 }
 
 std::string JoinOn(const Dataset::State& s, const std::string& child, const std::string& parent) {
@@ -126,16 +126,16 @@ Result<std::unique_ptr<Dataset>> Dataset::FilterBbox(double min_x, double min_y,
   }
   TACO_RETURN_IF_ERROR(state_->CheckLevel(level));
   TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state_->ColumnsOf(BaseRelation(*context_, view_, level)));
-  TACO_ASSIGN_OR_RETURN(Column column, PickColumn(*state_, columns, geometry_col,
-                                                  {"istac:geometry", "stac:centroid", "istac:centroid"}, "geometry",
-                                                  level));
+  TACO_ASSIGN_OR_RETURN(
+      Column column, PickColumn(*state_, columns, geometry_col, {"istac:geometry", "stac:centroid", "istac:centroid"},
+                                "geometry", level));
   if (column.type.id != TypeId::kBinary) {
     return state_->Error(what + ": column '" + column.name + "' is " + column.type.ToString() +
                          ", not a WKB binary geometry");
   }
   const std::string predicate = std::string(table::kWkbIntersectsBox) + "(" + kColumnPlaceholder + ", " +
-                                Number(min_x) + ", " + Number(min_y) + ", " + Number(max_x) + ", " +
-                                Number(max_y) + ")";
+                                Number(min_x) + ", " + Number(min_y) + ", " + Number(max_x) + ", " + Number(max_y) +
+                                ")";
   return CascadeFilter(what, column.name, predicate, level);
 }
 
@@ -146,8 +146,8 @@ Result<std::unique_ptr<Dataset>> Dataset::FilterDatetime(const std::string& rang
   if (!parsed.ok()) return state_->Prefixed(parsed.status());
   TACO_RETURN_IF_ERROR(state_->CheckLevel(level));
   TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state_->ColumnsOf(BaseRelation(*context_, view_, level)));
-  TACO_ASSIGN_OR_RETURN(Column column, PickColumn(*state_, columns, time_col,
-                                                  {"istac:time_start", "stac:time_start"}, "time", level));
+  TACO_ASSIGN_OR_RETURN(Column column,
+                        PickColumn(*state_, columns, time_col, {"istac:time_start", "stac:time_start"}, "time", level));
   if (column.type.id != TypeId::kTimestampUs && column.type.id != TypeId::kString) {
     return state_->Error(what + ": column '" + column.name + "' is " + column.type.ToString() +
                          ", not a timestamp, date or ISO-8601 string");

@@ -26,9 +26,13 @@ Result<nlohmann::ordered_json> DatasetInfoJson(Dataset& ds) {
     j["layout"] = legacy->Describe();
     j["parts"] = ordered_json::array();
     for (const LegacyPart& p : legacy->parts) {
-      j["parts"].push_back({{"path", p.path}, {"size", p.size}, {"footer_offset", p.footer_offset},
-                            {"footer_length", p.footer_length}, {"partitions", p.partitions},
-                            {"collection_offset", p.collection_offset}, {"collection_length", p.collection_length}});
+      j["parts"].push_back({{"path", p.path},
+                            {"size", p.size},
+                            {"footer_offset", p.footer_offset},
+                            {"footer_length", p.footer_length},
+                            {"partitions", p.partitions},
+                            {"collection_offset", p.collection_offset},
+                            {"collection_length", p.collection_length}});
     }
     j["notes"] = legacy->notes;
   }

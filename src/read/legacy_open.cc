@@ -30,8 +30,8 @@ using format::ParseLegacyHeader;
 using format::ParsePartName;
 using format::PartName;
 
-constexpr int kMaxDepth = 6;       // level0..level5, as TACO 2.0
-constexpr int kMaxChain = 64;      // Parquet files in one chained footer
+constexpr int kMaxDepth = 6;   // level0..level5, as TACO 2.0
+constexpr int kMaxChain = 64;  // Parquet files in one chained footer
 constexpr size_t kRemoteThreads = 8;
 
 // ---- small helpers -------------------------------------------------------------------
@@ -131,8 +131,8 @@ bool MergeType(DataType& into, const DataType& t) {
     return true;
   }
   if (IsNumeric(into.id) && IsNumeric(t.id)) {
-    const bool floating = into.id == TypeId::kFloat || into.id == TypeId::kDouble || t.id == TypeId::kFloat ||
-                          t.id == TypeId::kDouble;
+    const bool floating =
+        into.id == TypeId::kFloat || into.id == TypeId::kDouble || t.id == TypeId::kFloat || t.id == TypeId::kDouble;
     into = floating ? DataType::Double() : DataType::Int64();
     return true;
   }
@@ -238,8 +238,8 @@ Result<Part> OpenPart(const std::string& given) {
                             p.reader->Read(h.collection_offset, static_cast<size_t>(h.collection_length)));
     }
   }
-  TACO_RETURN_IF_ERROR(CheckParquetMagic(
-      p.footer, given + ": the footer [" + std::to_string(h.footer_offset) + ", +" + std::to_string(h.footer_length) + ")"));
+  TACO_RETURN_IF_ERROR(CheckParquetMagic(p.footer, given + ": the footer [" + std::to_string(h.footer_offset) + ", +" +
+                                                       std::to_string(h.footer_length) + ")"));
   return p;
 }
 
@@ -266,7 +266,8 @@ Result<std::vector<Part>> OpenSet(Part first, LegacyInfo& info) {
     parts.push_back(std::move(first));
     return parts;
   }
-  if (dp > 9999) return Status::Corruption(first.given + ": the header says " + std::to_string(dp) + " parts (at most 9999)");
+  if (dp > 9999)
+    return Status::Corruption(first.given + ": the header says " + std::to_string(dp) + " parts (at most 9999)");
   const int n = static_cast<int>(dp);
   bool one_based = false;
   if (name->number == n) {
@@ -473,8 +474,8 @@ struct NestedFooter {
 
 // Reads the header and footer of each FOLDER row of `level` (a presented table).
 std::vector<NestedFooter> ReadNested(const Table& level, const std::vector<std::string>& paths,
-                                     const std::vector<Part>& parts, const std::unordered_map<std::string, size_t>& by_file,
-                                     bool remote) {
+                                     const std::vector<Part>& parts,
+                                     const std::unordered_map<std::string, size_t>& by_file, bool remote) {
   std::vector<NestedFooter> nested;
   const Column& types = level.column("type");
   const Column& offsets = level.column("internal:offset");
@@ -494,8 +495,8 @@ std::vector<NestedFooter> ReadNested(const Table& level, const std::vector<std::
   ForEach(nested.size(), remote, [&](size_t k) {
     NestedFooter& f = nested[k];
     const Part& part = parts[f.holder.part];
-    const std::string where = part.given + ": sample '" + f.holder.path + "' (TORTILLA at byte " +
-                              std::to_string(f.holder.base) + ")";
+    const std::string where =
+        part.given + ": sample '" + f.holder.path + "' (TORTILLA at byte " + std::to_string(f.holder.base) + ")";
     const uint64_t length = f.holder.limit - f.holder.base;
     auto prefix = part.reader->Read(f.holder.base, static_cast<size_t>(std::min<uint64_t>(length, kLegacyHeaderSize)));
     if (!prefix.ok()) {

@@ -21,7 +21,7 @@ struct MemberResolver::Zip {
   };
   std::mutex mu;
   RangeReaderPtr reader;
-  std::string name;   // for messages
+  std::string name;  // for messages
   bool directory_read = false;
   bool warned = false;
   std::unordered_map<std::string, Member> members;  // by archive path, once directory_read

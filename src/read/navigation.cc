@@ -111,9 +111,9 @@ Table SliceRow(const Table& t, size_t row) {
 Result<int64_t> CurrentId(const Dataset::State& s, const Table& row, int level, const std::string& gdal_path) {
   if (const Value* v = Cell(row, kCurrentId, 0); v != nullptr && v->is<int64_t>()) return v->get<int64_t>();
   if (level == 0) {
-    TACO_ASSIGN_OR_RETURN(Table t, s.engine->Query("SELECT " + QuoteIdentifier(kCurrentId) + " FROM level0 WHERE " +
-                                                   QuoteIdentifier(kGdalVsi) + " = " + QuoteString(gdal_path) +
-                                                   " LIMIT 1"));
+    TACO_ASSIGN_OR_RETURN(Table t,
+                          s.engine->Query("SELECT " + QuoteIdentifier(kCurrentId) + " FROM level0 WHERE " +
+                                          QuoteIdentifier(kGdalVsi) + " = " + QuoteString(gdal_path) + " LIMIT 1"));
     if (t.num_rows() == 1 && t.columns[0].values[0].is<int64_t>()) return t.columns[0].values[0].get<int64_t>();
   }
   return s.Error("cannot match '" + gdal_path + "' with the filtered level " + std::to_string(level + 1) +
@@ -133,7 +133,8 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
     TACO_ASSIGN_OR_RETURN(children, s.children_of(row, level));
   } else {
     TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path, read::ExpectedMember(s, folder)));
-    TACO_ASSIGN_OR_RETURN(children, table::ReadSmallParquet(*s.engine, std::move(bytes), meta_path, util::kMaxFolderChildren));
+    TACO_ASSIGN_OR_RETURN(children,
+                          table::ReadSmallParquet(*s.engine, std::move(bytes), meta_path, util::kMaxFolderChildren));
   }
   if (children.FindColumn("id") < 0 || children.FindColumn("type") < 0) {
     return Status::Corruption(meta_path + ": __meta__ has no id/type columns");
@@ -150,7 +151,8 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
     if (open != s.containers.end() && open->second != nullptr) limit = static_cast<int64_t>(open->second->size());
   }
   for (size_t i = 0; i < children.num_rows(); ++i) {
-    if (!ids.values[i].is<std::string>()) return Status::Corruption(meta_path + ": child " + std::to_string(i) + " has no id");
+    if (!ids.values[i].is<std::string>())
+      return Status::Corruption(meta_path + ": child " + std::to_string(i) + " has no id");
     const std::string& id = ids.values[i].get<std::string>();
     if (std::string problem = read::StoredIdProblem(id, url); !problem.empty()) {
       return read::Refused(s.path, meta_path + ": " + problem);
@@ -161,7 +163,8 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
       if (off == nullptr || size == nullptr || !off->is<int64_t>() || !size->is<int64_t>()) {
         return Status::Corruption(meta_path + ": child '" + id + "' has no internal:offset/internal:size");
       }
-      if (std::string problem = read::RangeProblem(off->get<int64_t>(), size->get<int64_t>(), limit); !problem.empty()) {
+      if (std::string problem = read::RangeProblem(off->get<int64_t>(), size->get<int64_t>(), limit);
+          !problem.empty()) {
         return read::Refused(s.path, meta_path + ": child '" + id + "': " + problem);
       }
       vsi.values.emplace_back(std::string(kVsiSubfile) + std::to_string(off->get<int64_t>()) + "_" +
@@ -184,7 +187,8 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   std::string where = QuoteIdentifier(kParentId) + " = " + std::to_string(parent);
   if (s.layout->ids_local_to_source_file()) {
     const Value* source = Cell(row, kSourceFile, 0);
-    if (source == nullptr || !source->is<std::string>()) return s.Error("cannot match '" + gdal_path + "' without internal:source_file");
+    if (source == nullptr || !source->is<std::string>())
+      return s.Error("cannot match '" + gdal_path + "' without internal:source_file");
     where += " AND " + QuoteIdentifier(kSourceFile) + " = " + QuoteString(source->get<std::string>());
   }
   if (s.concatenated) {
@@ -194,9 +198,9 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
     }
     where += " AND " + QuoteIdentifier(kSourcePath) + " = " + QuoteString(source->get<std::string>());
   }
-  TACO_ASSIGN_OR_RETURN(Table survivors, s.engine->Query("SELECT id, " + QuoteIdentifier(kCurrentId) + ", " +
-                                                         QuoteIdentifier(kParentId) + " FROM " + filtered->second +
-                                                         " WHERE " + where));
+  TACO_ASSIGN_OR_RETURN(
+      Table survivors, s.engine->Query("SELECT id, " + QuoteIdentifier(kCurrentId) + ", " + QuoteIdentifier(kParentId) +
+                                       " FROM " + filtered->second + " WHERE " + where));
   Table kept;
   for (const auto& c : children.columns) {
     if (c.name != kCurrentId && c.name != kParentId) kept.columns.push_back(Column{c.name, c.type, {}});
@@ -229,18 +233,18 @@ Status CheckLocalMember(const Dataset::State& s, const Node& node) {
   if (!ref || s.legacy != nullptr || IsRemotePath(ref->root)) return Status::OK();
   auto open = s.containers.find(ref->root);
   if (open == s.containers.end() || open->second == nullptr) return Status::OK();
-  const std::string what = ref->root + " (bytes " + std::to_string(ref->offset) + ".." +
-                           std::to_string(ref->offset + ref->size) + ")";
+  const std::string what =
+      ref->root + " (bytes " + std::to_string(ref->offset) + ".." + std::to_string(ref->offset + ref->size) + ")";
   const zip::MemberName expected = read::ExpectedMember(s, node);
-  Result<zip::LocalHeaderInfo> header = zip::ReadNamedLocalHeader(*open->second, ref->offset, ref->size, expected, what);
+  Result<zip::LocalHeaderInfo> header =
+      zip::ReadNamedLocalHeader(*open->second, ref->offset, ref->size, expected, what);
   if (!header.ok()) {
     // A concat may hold legacy BLOB containers, whose ranges have no local headers.
     Result<std::string> magic = open->second->Read(0, std::min<uint64_t>(4, open->second->size()));
     if (magic.ok() && *magic != std::string("PK\x03\x04", 4)) return Status::OK();
     return header.status().WithPrefix("sample '" + node.id + "'");
   }
-  return zip::CheckMemberName(*header, expected, ref->offset, what)
-      .WithPrefix("sample '" + node.id + "'");
+  return zip::CheckMemberName(*header, expected, ref->offset, what).WithPrefix("sample '" + node.id + "'");
 }
 
 // `archive_dir`: the archive path of the rows' parent with a trailing '/' ("DATA/" for
@@ -254,7 +258,8 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
   TACO_ASSIGN_OR_RETURN(node.id, StringCell(s, rows, "id", i));
   TACO_ASSIGN_OR_RETURN(node.type, StringCell(s, rows, "type", i));
   TACO_ASSIGN_OR_RETURN(node.gdal_path, StringCell(s, rows, kGdalVsi, i));
-  if (std::string problem = read::StoredIdProblem(node.id, false); !problem.empty()) return read::Refused(s.path, problem);
+  if (std::string problem = read::StoredIdProblem(node.id, false); !problem.empty())
+    return read::Refused(s.path, problem);
   TACO_RETURN_IF_ERROR(CheckSamplePath(s, node.gdal_path));
   const std::string archive_path = archive_dir.empty() ? "" : archive_dir + node.id;
   if (!archive_path.empty() && node.row.FindColumn(kArchivePath) < 0) {
@@ -307,13 +312,13 @@ Status Ambiguous(const Dataset::State& s, const std::string& id, int64_t count, 
 
 Status NumericIdsError(const Dataset::State& s, const std::string& text, int level) {
   return Status::NotFound(s.path + ": no sample with id '" + text + "' at " + LevelText(level) +
-                          "; ids at this level are numbers, so a number is not read as a position there (use @" +
-                          text + " for the sample at position " + text + ")");
+                          "; ids at this level are numbers, so a number is not read as a position there (use @" + text +
+                          " for the sample at position " + text + ")");
 }
 
 Status OutOfRange(const Dataset::State& s, int64_t index, uint64_t rows, int level) {
-  return s.Error("index " + std::to_string(index) + " out of range: " +
-                 (level == 0 ? std::string("the dataset has ") : LevelText(level) + " frame has ") +
+  return s.Error("index " + std::to_string(index) +
+                 " out of range: " + (level == 0 ? std::string("the dataset has ") : LevelText(level) + " frame has ") +
                  std::to_string(rows) + " rows");
 }
 
@@ -452,7 +457,8 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
   if (!result.ok()) return state_->Prefixed(result.status());
   if (result->num_rows() == 1) return NodeFromRow(context_, 0, *result, 0, LevelZeroDir(*state_, view_));
   if (id != nullptr && result->num_rows() > 1) {
-    TACO_ASSIGN_OR_RETURN(Table n, state_->engine->Query("SELECT count(*) FROM " + view_ + " WHERE id = " + QuoteString(*id)));
+    TACO_ASSIGN_OR_RETURN(Table n,
+                          state_->engine->Query("SELECT count(*) FROM " + view_ + " WHERE id = " + QuoteString(*id)));
     return Ambiguous(*state_, *id, n.columns.at(0).values.at(0).get<int64_t>(), 0);
   }
   if (id != nullptr && std::holds_alternative<TextKey>(key) && AllDigits(*id)) {

@@ -38,7 +38,9 @@ std::string UrlProblem(std::string_view text, std::string_view what) {
 
 }  // namespace
 
-bool IsUrlRoot(std::string_view vsi_root) { return vsi_root.substr(0, 9) == "/vsicurl/" || vsi_root.substr(0, 9) == "/vsicurl?"; }
+bool IsUrlRoot(std::string_view vsi_root) {
+  return vsi_root.substr(0, 9) == "/vsicurl/" || vsi_root.substr(0, 9) == "/vsicurl?";
+}
 
 std::string StoredIdProblem(std::string_view id, bool url) {
   const bool padding = id.substr(0, kPadding.size()) == kPadding && AllDigits(id.substr(kPadding.size()));
@@ -126,13 +128,11 @@ Status RegisterPathGuards(table::Engine& engine, const std::string& dataset) {
   auto refuse = [](const std::string& problem) {
     return problem.empty() ? problem : "refused: " + problem + kUntrusted;
   };
-  TACO_RETURN_IF_ERROR(table::RegisterStringGuard(engine, kCheckedId, [refuse](std::string_view v, bool url) {
-    return refuse(StoredIdProblem(v, url));
+  TACO_RETURN_IF_ERROR(table::RegisterStringGuard(
+      engine, kCheckedId, [refuse](std::string_view v, bool url) { return refuse(StoredIdProblem(v, url)); }));
+  TACO_RETURN_IF_ERROR(table::RegisterStringGuard(engine, kCheckedRelativePath, [refuse](std::string_view v, bool url) {
+    return refuse(RelativePathProblem(v, !v.empty() && v.back() == '/', url));
   }));
-  TACO_RETURN_IF_ERROR(
-      table::RegisterStringGuard(engine, kCheckedRelativePath, [refuse](std::string_view v, bool url) {
-        return refuse(RelativePathProblem(v, !v.empty() && v.back() == '/', url));
-      }));
   TACO_RETURN_IF_ERROR(table::RegisterStringGuard(engine, kCheckedSourceFile, [refuse](std::string_view v, bool url) {
     return refuse(SourceFileProblem(v, url));
   }));

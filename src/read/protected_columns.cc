@@ -91,7 +91,8 @@ std::string PassThroughBase(Dataset::State& s, const std::string& query) {
   if (from == nullptr || StringOf(Member(*from, "type")) != "BASE_TABLE") return "";
   const std::string schema = Lower(StringOf(Member(*from, "schema_name")));
   const std::string catalog = Lower(StringOf(Member(*from, "catalog_name")));
-  if (!(schema.empty() || schema == "main") || !(catalog.empty() || catalog == "temp" || catalog == "memory")) return "";
+  if (!(schema.empty() || schema == "main") || !(catalog.empty() || catalog == "temp" || catalog == "memory"))
+    return "";
   const std::string table = Lower(StringOf(Member(*from, "table_name")));
   if (!s.trusted.Find(table)) return "";
   const json* list = Member(*node, "select_list");
@@ -158,7 +159,8 @@ Result<std::string> ProtectedQuery(Dataset::State& s, const std::string& query, 
       list += (i ? ", " : "") + std::string("CAST(") + QuoteIdentifier(keys[i]->name) + " AS VARCHAR) AS k" +
               std::to_string(i);
     }
-    genuine += (genuine.empty() ? "" : " UNION ") + std::string("SELECT ") + list + " FROM level" + std::to_string(level);
+    genuine +=
+        (genuine.empty() ? "" : " UNION ") + std::string("SELECT ") + list + " FROM level" + std::to_string(level);
   }
   std::string match;
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -170,20 +172,22 @@ Result<std::string> ProtectedQuery(Dataset::State& s, const std::string& query, 
     if (Lower(c.name) == "id") id_text = "coalesce(CAST(" + QuoteIdentifier(c.name) + " AS VARCHAR), 'null')";
   }
   const std::string message =
-      QuoteString(std::string(table::kRefusalMarker) + "refused: the query changed the protected column(s) " +
-                  names + " of the row with id '") +
+      QuoteString(std::string(table::kRefusalMarker) + "refused: the query changed the protected column(s) " + names +
+                  " of the row with id '") +
       " || " + id_text + " || " +
-      QuoteString("' (internal:* columns keep the values the dataset computed for one sample: select or drop them, "
-                  "never change them or pair them with another sample's id; give a changed value another name, "
-                  "e.g. AS gdal_path)");
+      QuoteString(
+          "' (internal:* columns keep the values the dataset computed for one sample: select or drop them, "
+          "never change them or pair them with another sample's id; give a changed value another name, "
+          "e.g. AS gdal_path)");
   std::string replace;
   for (const Column* g : guarded) {
     replace += (replace.empty() ? "" : ", ") + std::string("CASE WHEN ") + kGenuine + " THEN " +
                QuoteIdentifier(g->name) + " ELSE error(" + message + ") END AS " + QuoteIdentifier(g->name);
   }
   *levels = std::set<int>(candidates.begin(), candidates.end());
-  return "SELECT * EXCLUDE (" + std::string(kGenuine) + ") REPLACE (" + replace + ") FROM (SELECT q.*, EXISTS (SELECT 1 FROM (" +
-         genuine + ") g WHERE " + match + ") AS " + kGenuine + " FROM " + inner + " q)";
+  return "SELECT * EXCLUDE (" + std::string(kGenuine) + ") REPLACE (" + replace +
+         ") FROM (SELECT q.*, EXISTS (SELECT 1 FROM (" + genuine + ") g WHERE " + match + ") AS " + kGenuine +
+         " FROM " + inner + " q)";
 }
 
 }  // namespace taco::read

@@ -60,22 +60,17 @@ Result<PixelType> ParsePixelType(std::string_view name) {
 size_t PixelTypeSize(PixelType type) {
   switch (type) {
     case PixelType::kUInt8:
-    case PixelType::kInt8:
-      return 1;
+    case PixelType::kInt8: return 1;
     case PixelType::kUInt16:
-    case PixelType::kInt16:
-      return 2;
+    case PixelType::kInt16: return 2;
     case PixelType::kUInt32:
     case PixelType::kInt32:
-    case PixelType::kFloat32:
-      return 4;
+    case PixelType::kFloat32: return 4;
     case PixelType::kUInt64:
     case PixelType::kInt64:
-    case PixelType::kFloat64:
-      return 8;
+    case PixelType::kFloat64: return 8;
     case PixelType::kNative:
-    case PixelType::kTorch:
-      return 0;
+    case PixelType::kTorch: return 0;
   }
   return 0;
 }
@@ -131,8 +126,9 @@ Result<PixelType> Resolve(PixelType requested, PixelType native, const std::stri
     case PixelType::kUInt16: return PixelType::kInt32;
     case PixelType::kUInt32: return PixelType::kInt64;
     case PixelType::kUInt64:
-      return Status::NotSupported(what + ": uint64 pixels have no PyTorch type; ask for dtype='int64' or "
-                                         "'float64', or as_tensor=False");
+      return Status::NotSupported(what +
+                                  ": uint64 pixels have no PyTorch type; ask for dtype='int64' or "
+                                  "'float64', or as_tensor=False");
     default: return native;
   }
 }
@@ -151,8 +147,8 @@ Result<DecodedRaster> Decode(GDALDataset& ds, const RasterSelection& sel, const 
     for (int b : sel.bands) {
       if (b < 0 || b >= count) {
         return Status::InvalidArgument(what + ": band " + std::to_string(b) + " is out of range (the raster has " +
-                                       std::to_string(count) + " band" + (count == 1 ? "" : "s") + ": " +
-                                       Range(count) + ", 0-based)");
+                                       std::to_string(count) + " band" + (count == 1 ? "" : "s") + ": " + Range(count) +
+                                       ", 0-based)");
       }
       band_map.push_back(b + 1);
     }
@@ -188,13 +184,13 @@ Result<DecodedRaster> Decode(GDALDataset& ds, const RasterSelection& sel, const 
   const GSpacing pixel = static_cast<GSpacing>(item);
   const GSpacing line = pixel * w.cols;
   const GSpacing band = line * w.rows;
-  const CPLErr err = ds.RasterIO(GF_Read, static_cast<int>(w.col_off), static_cast<int>(w.row_off),
-                                 static_cast<int>(w.cols), static_cast<int>(w.rows), r.data.get(),
-                                 static_cast<int>(w.cols), static_cast<int>(w.rows), ToGdal(out),
-                                 static_cast<int>(band_map.size()), band_map.data(), pixel, line, band, nullptr);
+  const CPLErr err =
+      ds.RasterIO(GF_Read, static_cast<int>(w.col_off), static_cast<int>(w.row_off), static_cast<int>(w.cols),
+                  static_cast<int>(w.rows), r.data.get(), static_cast<int>(w.cols), static_cast<int>(w.rows),
+                  ToGdal(out), static_cast<int>(band_map.size()), band_map.data(), pixel, line, band, nullptr);
   if (err != CE_None) {
-    return Status::Corruption(what + ": GDAL failed to decode the pixels: " +
-                              QuietGdalErrors::LastError("unknown error"));
+    return Status::Corruption(what +
+                              ": GDAL failed to decode the pixels: " + QuietGdalErrors::LastError("unknown error"));
   }
   return r;
 }

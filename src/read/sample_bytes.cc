@@ -68,8 +68,8 @@ class WindowReader final : public RangeReader {
 };
 
 // The member `ref` from a read-ahead run that holds it and its local header window, if any.
-std::optional<std::string> FromPrefetched(const Dataset::State& s, const VsiSubfile& ref, const RangeReaderPtr& container,
-                                          const zip::MemberName& expected) {
+std::optional<std::string> FromPrefetched(const Dataset::State& s, const VsiSubfile& ref,
+                                          const RangeReaderPtr& container, const zip::MemberName& expected) {
   if (container == nullptr) return std::nullopt;
   std::optional<Dataset::State::PrefetchedRun> run;
   {
@@ -85,9 +85,9 @@ std::optional<std::string> FromPrefetched(const Dataset::State& s, const VsiSubf
   if (!run) return std::nullopt;
   WindowReader window(container, run->start, run->bytes);
   const bool plain = !s.verify_crc && expected.kind == zip::MemberName::Kind::kNone;
-  Result<std::string> bytes = plain ? window.Read(ref.offset, static_cast<size_t>(ref.size))
-                                    : zip::ReadVerifiedMember(window, ref.offset, ref.size, RangeText(ref), expected,
-                                                              s.verify_crc);
+  Result<std::string> bytes =
+      plain ? window.Read(ref.offset, static_cast<size_t>(ref.size))
+            : zip::ReadVerifiedMember(window, ref.offset, ref.size, RangeText(ref), expected, s.verify_crc);
   // Not served from here (e.g. the local header lies before the window): the container is
   // read instead, which reports a real error again.
   if (!bytes.ok()) return std::nullopt;
@@ -156,7 +156,8 @@ Result<std::string> ReadSampleBytes(const Dataset::State& s, const std::string& 
     }
     return ReadRangeVerified(*ref, expected, s.verify_crc);
   }
-  if (gdal_path.rfind("/vsisubfile/", 0) == 0) return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
+  if (gdal_path.rfind("/vsisubfile/", 0) == 0)
+    return Status::InvalidArgument(gdal_path + ": malformed /vsisubfile/ path");
   return ReadWholeFile(gdal_path);  // http(s): one GET, no Range
 }
 
@@ -188,11 +189,14 @@ Status StreamSampleBytes(const Dataset::State& s, const std::string& gdal_path, 
   io::StreamOptions stream;
   stream.chunk = kStreamChunk;
   stream.window = kStreamWindow;
-  TACO_RETURN_IF_ERROR(io::StreamRange(*reader, offset, size, [&](const char* data, size_t n) {
-    const std::string_view piece(data, n);
-    if (check) check->Update(piece);
-    return sink(piece);
-  }, stream));
+  TACO_RETURN_IF_ERROR(io::StreamRange(
+      *reader, offset, size,
+      [&](const char* data, size_t n) {
+        const std::string_view piece(data, n);
+        if (check) check->Update(piece);
+        return sink(piece);
+      },
+      stream));
   return check ? check->Finish() : Status::OK();
 }
 

@@ -113,8 +113,8 @@ struct SampleDecoder::Readers {
 SampleDecoder::~SampleDecoder() = default;
 
 Result<std::shared_ptr<const SampleDecoder>> SampleDecoder::Make(std::shared_ptr<const SamplePlan> plan,
-                                                                std::vector<RasterSelection> selections,
-                                                                LocationFallback fallback) {
+                                                                 std::vector<RasterSelection> selections,
+                                                                 LocationFallback fallback) {
   if (plan == nullptr) return Status::InvalidArgument("sample decoder: no plan");
   const size_t k = plan->files_per_row();
   if (selections.empty()) selections.resize(1);
@@ -125,7 +125,9 @@ Result<std::shared_ptr<const SampleDecoder>> SampleDecoder::Make(std::shared_ptr
   }
   for (const RasterSelection& s : selections) {
     for (int b : s.bands) {
-      if (b < 0) return Status::InvalidArgument(plan->dataset() + ": band " + std::to_string(b) + " is negative (bands are 0-based)");
+      if (b < 0)
+        return Status::InvalidArgument(plan->dataset() + ": band " + std::to_string(b) +
+                                       " is negative (bands are 0-based)");
     }
   }
   std::shared_ptr<SampleDecoder> d(new SampleDecoder());
@@ -145,9 +147,7 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
   const size_t r = static_cast<size_t>(row);
   const size_t k = plan.files_per_row();
   const std::string sample = plan.dataset() + ": sample '" + plan.id(r) + "' (row " + std::to_string(row) + ")";
-  auto what = [&](size_t f) {
-    return plan.files().empty() ? sample : sample + ", file '" + plan.files()[f] + "'";
-  };
+  auto what = [&](size_t f) { return plan.files().empty() ? sample : sample + ", file '" + plan.files()[f] + "'"; };
   auto leaf = [&](size_t f) { return LeafOf(plan.files().empty() ? "" : plan.files()[f], plan.id(r)); };
 
   DecodedSample out;
@@ -157,7 +157,8 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
   // The GDAL path to use instead of a planned ZIP location the container does not confirm;
   // the same path back means the container has no ZIP headers (not a ZIP): trust it.
   auto unconfirmed = [&](size_t f, const SamplePlan::Location& loc) -> Result<std::optional<std::string>> {
-    const std::string planned = SubfilePath(loc.offset, loc.size, plan.containers()[static_cast<size_t>(loc.container)]);
+    const std::string planned =
+        SubfilePath(loc.offset, loc.size, plan.containers()[static_cast<size_t>(loc.container)]);
     if (!fallback_) {
       return Status::Corruption(what(f) + ": the dataset's offset " + std::to_string(loc.offset) +
                                 " is not where the ZIP holds member '" + loc.path + "'");
@@ -175,7 +176,8 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
   auto access_for = [&](const std::string& gdal_path) {
     ext::internal::RasterAccess access;
     access.external = plan.allow_external_rasters();
-    access.network = (access.external && plan.remote()) || (!gdal_path.empty() && ext::internal::NeedsNetwork(gdal_path));
+    access.network =
+        (access.external && plan.remote()) || (!gdal_path.empty() && ext::internal::NeedsNetwork(gdal_path));
     return access;
   };
   // Decodes a file at a GDAL path (the fallback's answer, or a plain path).
@@ -259,7 +261,7 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
         TACO_RETURN_IF_ERROR(CheckCrc(header, data, loc.size, what(f)));
       }
       auto d = read::DecodeRasterBytes(data, static_cast<size_t>(loc.size), leaf(f), selections_[f], what(f),
-                                        access_for(""));
+                                       access_for(""));
       if (!d.ok()) return d.status();
       out.files[f] = std::move(*d);
     }
@@ -306,8 +308,7 @@ LocationFallback NavigationFallback(ViewOpener open_view, std::vector<std::strin
 
 // ---- ReadAhead -------------------------------------------------------------------------
 
-ReadAhead::ReadAhead(std::shared_ptr<const SampleDecoder> decoder, std::vector<int64_t> rows,
-                     ReadAheadOptions options)
+ReadAhead::ReadAhead(std::shared_ptr<const SampleDecoder> decoder, std::vector<int64_t> rows, ReadAheadOptions options)
     : decoder_(std::move(decoder)), rows_(std::move(rows)), options_(options), pid_(::getpid()) {
   if (options_.max_ahead < 1) options_.max_ahead = 1;
   for (int t = 0; t < options_.threads; ++t) threads_.emplace_back([this] { Work(); });

@@ -79,8 +79,7 @@ class Builder {
  private:
   // Records where `gdal_path` is: inside a ZIP container (checked by `member` when not empty)
   // or a plain GDAL path.
-  SamplePlan::Location Locate(const std::string& gdal_path, std::string member,
-                              std::vector<std::string>* containers) {
+  SamplePlan::Location Locate(const std::string& gdal_path, std::string member, std::vector<std::string>* containers) {
     SamplePlan::Location loc;
     if (auto sub = ParseVsiSubfile(gdal_path)) {
       auto [it, added] = container_index_.emplace(sub->root, static_cast<int32_t>(containers->size()));
@@ -155,8 +154,8 @@ class Builder {
     } else if (has_own) {
       row_expr = std::string("\"") + kRowColumn + "\"";
     }
-    TACO_ASSIGN_OR_RETURN(auto q, files_view->Sql("SELECT " + row_expr +
-                                                  " AS r, level, path, \"internal:gdal_vsi\" AS g FROM data_raw"));
+    TACO_ASSIGN_OR_RETURN(
+        auto q, files_view->Sql("SELECT " + row_expr + " AS r, level, path, \"internal:gdal_vsi\" AS g FROM data_raw"));
     TACO_ASSIGN_OR_RETURN(Table t, q->DataRaw());
     const Column* rcol = FindColumn(t, "r");
     const Column* level = FindColumn(t, "level");
@@ -236,7 +235,8 @@ class Builder {
 
 }  // namespace
 
-Result<std::shared_ptr<const SamplePlan>> SamplePlan::Build(const Dataset& view, const std::vector<std::string>& files) {
+Result<std::shared_ptr<const SamplePlan>> SamplePlan::Build(const Dataset& view,
+                                                            const std::vector<std::string>& files) {
   Builder builder(view, files);
   TACO_RETURN_IF_ERROR(builder.Run());
   auto plan = std::make_shared<SamplePlan>();

@@ -102,21 +102,20 @@ std::string IdentName(const Token& t) {
 
 // Words that end a FROM list at the current parenthesis depth.
 const std::set<std::string>& ClauseWords() {
-  static const std::set<std::string> kWords = {"where",  "group",  "having", "order",  "limit",  "offset",
-                                               "qualify", "window", "union",  "except", "intersect", "select",
-                                               "on",      "using",  "returning", "set",  "values", "fetch"};
+  static const std::set<std::string> kWords = {"where",   "group",  "having",    "order",  "limit",     "offset",
+                                               "qualify", "window", "union",     "except", "intersect", "select",
+                                               "on",      "using",  "returning", "set",    "values",    "fetch"};
   return kWords;
 }
 
 // Words that can follow a table name but are not an alias.
 const std::set<std::string>& NonAliasWords() {
   static const std::set<std::string> kWords = {
-      "where", "group",   "having",     "order",   "limit",   "offset", "qualify", "window",   "union",
-      "except", "intersect", "select",  "on",      "using",   "returning", "set",  "values",   "fetch",
-      "join",  "inner",   "left",       "right",   "full",    "outer",  "cross",   "natural",  "positional",
-      "asof",  "anti",    "semi",       "lateral", "pivot",   "unpivot", "sample", "tablesample", "from",
-      "with",  "by",      "and",        "or",      "not",     "then",   "when",    "else",     "end",
-      "is",    "in",      "into",       "like",    "between"};
+      "where",     "group",  "having",  "order",  "limit",       "offset",  "qualify",    "window", "union", "except",
+      "intersect", "select", "on",      "using",  "returning",   "set",     "values",     "fetch",  "join",  "inner",
+      "left",      "right",  "full",    "outer",  "cross",       "natural", "positional", "asof",   "anti",  "semi",
+      "lateral",   "pivot",  "unpivot", "sample", "tablesample", "from",    "with",       "by",     "and",   "or",
+      "not",       "then",   "when",    "else",   "end",         "is",      "in",         "into",   "like",  "between"};
   return kWords;
 }
 

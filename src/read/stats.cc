@@ -99,8 +99,7 @@ Result<StatsSummary> Summarize(Dataset& dataset, const StatsQuery& query) {
   }
   if (exact) {
     std::vector<double> classes = summary.class_values;
-    TACO_ASSIGN_OR_RETURN(read::ExactResult r,
-                          read::ExactStats(dataset, query, rows, summary.categorical, classes));
+    TACO_ASSIGN_OR_RETURN(read::ExactResult r, read::ExactStats(dataset, query, rows, summary.categorical, classes));
     summary.samples = rows.gdal_paths.size();
     if (summary.categorical) {
       if (r.class_values != summary.class_values) summary.class_names.clear();
@@ -124,7 +123,8 @@ Result<StatsSummary> Summarize(Dataset& dataset, const StatsQuery& query) {
   const bool pooled = query.method == StatsMethod::kPooled;
   std::vector<BandStats> bands;
   for (int b : query.bands) {
-    bands.push_back(pooled ? read::PooledBand(rows, static_cast<size_t>(b)) : read::UpstreamBand(rows, static_cast<size_t>(b)));
+    bands.push_back(pooled ? read::PooledBand(rows, static_cast<size_t>(b))
+                           : read::UpstreamBand(rows, static_cast<size_t>(b)));
   }
   AddMeasures(summary, bands, pooled);
   // Which values are estimates (taco/stats.h).
@@ -151,11 +151,10 @@ Status CheckKind(const Dataset& ds, const StatsQuery& q, const StatsSummary& s, 
                                    ": statistics are continuous (9 values per band), not categorical; "
                                    "use mean/std/min/max/percentiles");
   }
-  return Status::InvalidArgument(read::StatsWhere(ds, q) + ": statistics are categorical (" +
-                                 std::to_string(s.categorical_probabilities.empty()
-                                                    ? 0
-                                                    : s.categorical_probabilities[0].size()) +
-                                 " class probabilities per band), not continuous; use categorical");
+  return Status::InvalidArgument(
+      read::StatsWhere(ds, q) + ": statistics are categorical (" +
+      std::to_string(s.categorical_probabilities.empty() ? 0 : s.categorical_probabilities[0].size()) +
+      " class probabilities per band), not continuous; use categorical");
 }
 
 }  // namespace
@@ -192,8 +191,7 @@ Result<StatsMethod> ParseStatsMethod(std::string_view name) {
   for (StatsMethod m : {StatsMethod::kPooled, StatsMethod::kExact, StatsMethod::kUpstream}) {
     if (StatsMethodName(m) == name) return m;
   }
-  return Status::InvalidArgument("statistics method '" + std::string(name) +
-                                 "' is not one of pooled, exact, upstream");
+  return Status::InvalidArgument("statistics method '" + std::string(name) + "' is not one of pooled, exact, upstream");
 }
 
 Result<std::vector<float>> ComputeStats(Dataset& dataset, StatsMeasure measure, const StatsQuery& query) {

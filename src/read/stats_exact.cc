@@ -104,10 +104,10 @@ Status CheckMember(const Dataset& ds, const std::string& path, const std::string
   if (reader == nullptr) {
     TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(ref->root));
   }
-  const std::string what = ref->root + " (bytes " + std::to_string(ref->offset) + ".." +
-                           std::to_string(ref->offset + ref->size) + ")";
-  const zip::MemberName expected = member[0] == '/' ? zip::MemberName::LastPart(member.substr(1))
-                                                    : zip::MemberName::Exact(member);
+  const std::string what =
+      ref->root + " (bytes " + std::to_string(ref->offset) + ".." + std::to_string(ref->offset + ref->size) + ")";
+  const zip::MemberName expected =
+      member[0] == '/' ? zip::MemberName::LastPart(member.substr(1)) : zip::MemberName::Exact(member);
   TACO_ASSIGN_OR_RETURN(zip::LocalHeaderInfo header,
                         zip::ReadNamedLocalHeader(*reader, ref->offset, ref->size, expected, what));
   return zip::CheckMemberName(header, expected, ref->offset, what);

@@ -53,9 +53,9 @@ std::vector<double> CategoricalBand(const StatsRows& rows, size_t band);
 // The pixel pass of kExact over `rows.gdal_paths`, bands `q.bands` (0-based). Categorical:
 // probabilities over `class_values` (empty: every distinct value of the selected bands).
 struct ExactResult {
-  std::vector<BandStats> continuous;                   // [band]
-  std::vector<std::vector<double>> probabilities;      // [band][class] when categorical
-  std::vector<double> class_values;                    // categorical: the distinct values
+  std::vector<BandStats> continuous;               // [band]
+  std::vector<std::vector<double>> probabilities;  // [band][class] when categorical
+  std::vector<double> class_values;                // categorical: the distinct values
 };
 Result<ExactResult> ExactStats(const Dataset& ds, const StatsQuery& q, const StatsRows& rows, bool categorical,
                                const std::vector<double>& class_values);

@@ -99,9 +99,8 @@ struct Event {
 // The first event position where the running mass reaches `target`, or `fallback`.
 double FirstReaching(std::vector<Event>& events, double target, double fallback) {
   // NaN sorts last (a strict weak order even then).
-  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return a.x < b.x || (!std::isnan(a.x) && std::isnan(b.x));
-  });
+  std::sort(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return a.x < b.x || (!std::isnan(a.x) && std::isnan(b.x)); });
   double mass = 0;
   for (size_t i = 0; i < events.size();) {
     const double x = events[i].x;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "read/stats_internal.h"
-#include "taco/cancel.h"
 #include "table/engine.h"
+#include "taco/cancel.h"
 
 namespace taco::read {
 
@@ -43,11 +43,16 @@ std::string JoinNames(const std::vector<std::string>& names) {
 }
 
 bool ToDouble(const Value& v, double* out) {
-  if (v.is<float>()) *out = v.get<float>();
-  else if (v.is<double>()) *out = v.get<double>();
-  else if (v.is<int32_t>()) *out = v.get<int32_t>();
-  else if (v.is<int64_t>()) *out = static_cast<double>(v.get<int64_t>());
-  else return false;
+  if (v.is<float>())
+    *out = v.get<float>();
+  else if (v.is<double>())
+    *out = v.get<double>();
+  else if (v.is<int32_t>())
+    *out = v.get<int32_t>();
+  else if (v.is<int64_t>())
+    *out = static_cast<double>(v.get<int64_t>());
+  else
+    return false;
   return true;
 }
 
@@ -67,8 +72,8 @@ std::string RelationOf(const Dataset& ds, int level) {
 
 Status Validate(const Dataset& ds, const StatsQuery& q) {
   if (q.level < 0 || q.level >= ds.num_levels()) {
-    return Status::NotFound(ds.path() + ": Level " + std::to_string(q.level) + " does not exist (available levels: 0 to " +
-                            std::to_string(ds.num_levels() - 1) + ")");
+    return Status::NotFound(ds.path() + ": Level " + std::to_string(q.level) +
+                            " does not exist (available levels: 0 to " + std::to_string(ds.num_levels() - 1) + ")");
   }
   if (q.level > 0 && !q.id && !q.file) {
     return Status::InvalidArgument(ds.path() + ": id is required for level > 0 (level " + std::to_string(q.level) +
@@ -132,7 +137,7 @@ Result<std::string> ViewWithIds(Dataset& ds) {
 }
 
 struct Plan {
-  std::string sql;        // SELECT stats, shape, path, type, id, member (the archive path when known)
+  std::string sql;  // SELECT stats, shape, path, type, id, member (the archive path when known)
   bool has_stats = false;
   std::string stats_column;
   std::vector<std::string> columns;  // of the aggregated level
@@ -152,14 +157,15 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
   if (!plan.has_stats && need_stats) {
     return Status::InvalidArgument(ds.path() + ": Level " + std::to_string(q.level) +
                                    " does not contain statistics (expected one of: geotiff:stats, internal:stats; "
-                                   "columns: " + JoinNames(plan.columns) + ")");
+                                   "columns: " +
+                                   JoinNames(plan.columns) + ")");
   }
   const std::string a = q.level == 0 ? "t" : "p" + std::to_string(q.level);  // alias of the aggregated level
   auto col = [&](const char* name) {
     return Contains(plan.columns, name) ? a + "." + QuoteIdentifier(name) : std::string("NULL");
   };
-  const std::string base = "SELECT " + (plan.has_stats ? a + "." + QuoteIdentifier(plan.stats_column) : "NULL") +
-                           ", " + col(kWeightColumn) + ", " + col(kPathColumn) + ", " + col("type") + ", " + col("id");
+  const std::string base = "SELECT " + (plan.has_stats ? a + "." + QuoteIdentifier(plan.stats_column) : "NULL") + ", " +
+                           col(kWeightColumn) + ", " + col(kPathColumn) + ", " + col("type") + ", " + col("id");
   // The archive path of the aggregated rows, from the ids of the levels joined above them
   // (`aliases`: p0 .. p<level-1> when all are joined), else NULL (only the id is known).
   auto with_member = [&](const std::vector<std::string>& aliases) {
@@ -210,8 +216,8 @@ Result<Plan> StatsSql(Dataset& ds, const StatsQuery& q, bool need_stats) {
     }
     TACO_RETURN_IF_ERROR(NeedJoinColumns(ds, q, level, lower, {"id", "internal:parent_id"}));
     const std::string c = "p" + std::to_string(level);
-    from += " JOIN " + RelationOf(ds, level) + " " + c + " ON " +
-            JoinOn(c, lower, "p" + std::to_string(level - 1), upper);
+    from +=
+        " JOIN " + RelationOf(ds, level) + " " + c + " ON " + JoinOn(c, lower, "p" + std::to_string(level - 1), upper);
     upper = std::move(lower);
   }
   std::vector<std::string> chain;

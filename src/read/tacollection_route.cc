@@ -21,9 +21,7 @@ namespace {
 using nlohmann::ordered_json;
 using util::Quote;
 
-bool IsUrl(const std::string& path) {
-  return path.find("://") != std::string::npos || path.rfind("/vsicurl", 0) == 0;
-}
+bool IsUrl(const std::string& path) { return path.find("://") != std::string::npos || path.rfind("/vsicurl", 0) == 0; }
 
 // The JSON's directory (with trailing '/'), or "" for a bare file name.
 std::string BaseOf(const std::string& path) {
@@ -90,19 +88,22 @@ Result<TacollectionParts> RouteTacollection(const std::string& path, const std::
   const std::string what = path + ": TACOLLECTION";
   if (!collection.is_object() || !collection.contains("taco:sources") || !collection["taco:sources"].is_object() ||
       !collection["taco:sources"].contains("files") || !collection["taco:sources"]["files"].is_array()) {
-    return Status::InvalidArgument(what + ": no taco:sources.files (a .json path is read as a TACOLLECTION; "
-                                          "open a FOLDER dataset by its directory, not its COLLECTION.json)");
+    return Status::InvalidArgument(what +
+                                   ": no taco:sources.files (a .json path is read as a TACOLLECTION; "
+                                   "open a FOLDER dataset by its directory, not its COLLECTION.json)");
   }
   const ordered_json& sources = collection["taco:sources"];
   const ordered_json& files = sources["files"];
   if (files.empty()) return Status::InvalidArgument(what + ": taco:sources.files is empty");
-  const ordered_json* extents = sources.contains("extents") && sources["extents"].is_array() ? &sources["extents"] : nullptr;
+  const ordered_json* extents =
+      sources.contains("extents") && sources["extents"].is_array() ? &sources["extents"] : nullptr;
   const bool url = IsUrl(path);
   const std::string base = BaseOf(path);
   TacollectionParts out;
   out.total = files.size();
   for (size_t i = 0; i < files.size(); ++i) {
-    if (!files[i].is_string()) return Status::Corruption(what + ": taco:sources.files[" + std::to_string(i) + "] is not a string");
+    if (!files[i].is_string())
+      return Status::Corruption(what + ": taco:sources.files[" + std::to_string(i) + "] is not a string");
     const std::string file = files[i].get<std::string>();
     std::string problem = read::SourceFileProblem(file, url);
     if (!problem.empty()) {
@@ -111,7 +112,8 @@ Result<TacollectionParts> RouteTacollection(const std::string& path, const std::
       return Status::InvalidArgument(what + ": refused: " + problem);
     }
     if (IsTacollectionPath(file)) {
-      return Status::InvalidArgument(what + ": refused: part " + Quote(file) + " is another .json (parts are containers)");
+      return Status::InvalidArgument(what + ": refused: part " + Quote(file) +
+                                     " is another .json (parts are containers)");
     }
     // The extent of this part: the entry whose "file" names it, else the i-th entry.
     const ordered_json* extent = nullptr;

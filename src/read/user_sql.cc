@@ -66,8 +66,10 @@ std::string Quote(std::string_view s) {
 }
 
 std::string TableList(int num_levels) {
-  std::string values = "('data', " + Quote("the level-0 samples of this view; internal:* columns hidden except "
-                                           "internal:gdal_vsi") +
+  std::string values = "('data', " +
+                       Quote(
+                           "the level-0 samples of this view; internal:* columns hidden except "
+                           "internal:gdal_vsi") +
                        "), ('data_raw', " + Quote("the level-0 samples of this view, every column") + ")";
   for (int i = 0; i < num_levels; ++i) {
     values += ", ('level" + std::to_string(i) + "', " +
@@ -149,11 +151,20 @@ std::string NonDeterministicPart(const std::string& query) {
     }
     ++i;
   }
-  static const char* const kCalls[] = {"random", "gen_random_uuid", "uuid", "uuidv4", "uuidv7", "setseed", "now",
-                                       "get_current_time", "get_current_timestamp", "today",
-                                       "transaction_timestamp", "statement_timestamp"};
-  static const char* const kWords[] = {"current_timestamp", "current_date", "current_time", "localtimestamp",
-                                       "localtime", "tablesample"};
+  static const char* const kCalls[] = {"random",
+                                       "gen_random_uuid",
+                                       "uuid",
+                                       "uuidv4",
+                                       "uuidv7",
+                                       "setseed",
+                                       "now",
+                                       "get_current_time",
+                                       "get_current_timestamp",
+                                       "today",
+                                       "transaction_timestamp",
+                                       "statement_timestamp"};
+  static const char* const kWords[] = {"current_timestamp", "current_date", "current_time",
+                                       "localtimestamp",    "localtime",    "tablesample"};
   for (size_t w = 0; w < words.size(); ++w) {
     const Word& word = words[w];
     for (const char* name : kCalls) {

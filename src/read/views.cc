@@ -130,13 +130,13 @@ Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level) {
 Status RegisterMemberResolver(Dataset::State& s) {
   s.members = std::make_shared<read::MemberResolver>(s.path, s.format == DatasetFormat::kZip ? s.container : nullptr);
   std::shared_ptr<read::MemberResolver> members = s.members;
-  return table::RegisterMemberGuard(
-      *s.engine, read::kResolvedMember,
-      [members](int64_t offset, int64_t size, std::string_view path, std::string_view container, std::string_view id,
-                std::string* range) {
-        std::string problem = members->Resolve(offset, size, path, container, id, range);
-        return problem.empty() ? problem : "refused: " + problem + " (metadata is untrusted)";
-      });
+  return table::RegisterMemberGuard(*s.engine, read::kResolvedMember,
+                                    [members](int64_t offset, int64_t size, std::string_view path,
+                                              std::string_view container, std::string_view id, std::string* range) {
+                                      std::string problem = members->Resolve(offset, size, path, container, id, range);
+                                      return problem.empty() ? problem
+                                                             : "refused: " + problem + " (metadata is untrusted)";
+                                    });
 }
 
 }  // namespace

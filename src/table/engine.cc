@@ -46,23 +46,17 @@ LogicalType ReadAs(const LogicalType& type) {
     case LogicalTypeId::TIMESTAMP:
     case LogicalTypeId::TIMESTAMP_TZ:
     case LogicalTypeId::LIST:
-    case LogicalTypeId::STRUCT:
-      return type;
+    case LogicalTypeId::STRUCT: return type;
     case LogicalTypeId::UBIGINT:
     case LogicalTypeId::HUGEINT:
-    case LogicalTypeId::UHUGEINT:
-      return LogicalType::BIGINT;
-    case LogicalTypeId::DECIMAL:
-      return LogicalType::DOUBLE;
+    case LogicalTypeId::UHUGEINT: return LogicalType::BIGINT;
+    case LogicalTypeId::DECIMAL: return LogicalType::DOUBLE;
     case LogicalTypeId::DATE:
     case LogicalTypeId::TIMESTAMP_SEC:
     case LogicalTypeId::TIMESTAMP_MS:
-    case LogicalTypeId::TIMESTAMP_NS:
-      return LogicalType::TIMESTAMP;
-    case LogicalTypeId::ARRAY:
-      return LogicalType::LIST(duckdb::ArrayType::GetChildType(type));
-    default:
-      return LogicalType::VARCHAR;
+    case LogicalTypeId::TIMESTAMP_NS: return LogicalType::TIMESTAMP;
+    case LogicalTypeId::ARRAY: return LogicalType::LIST(duckdb::ArrayType::GetChildType(type));
+    default: return LogicalType::VARCHAR;
   }
 }
 
@@ -121,9 +115,7 @@ void ReadVector(duckdb::Vector& v, idx_t count, std::vector<Value>& out) {
   v.Flatten(count);
   const auto& validity = duckdb::FlatVector::Validity(v);
   switch (type.id()) {
-    case LogicalTypeId::SQLNULL:
-      out.resize(out.size() + count);
-      return;
+    case LogicalTypeId::SQLNULL: out.resize(out.size() + count); return;
     case LogicalTypeId::BOOLEAN: return ReadPrimitive<bool, bool>(v, count, out);
     case LogicalTypeId::TINYINT: return ReadPrimitive<int8_t, int32_t>(v, count, out);
     case LogicalTypeId::SMALLINT: return ReadPrimitive<int16_t, int32_t>(v, count, out);
@@ -201,15 +193,14 @@ void ReadVector(duckdb::Vector& v, idx_t count, std::vector<Value>& out) {
       }
       return;
     }
-    default:
-      throw duckdb::InternalException("taco: unexpected DuckDB type " + type.ToString());
+    default: throw duckdb::InternalException("taco: unexpected DuckDB type " + type.ToString());
   }
 }
 
 // ---- taco values → DuckDB vectors (Appender chunks) -----------------------------------
 
 const char* HeldTypeName(const Value& v) {
-  static constexpr const char* kNames[] = {"null",   "bool",   "int32",  "int64",         "float", "double",
+  static constexpr const char* kNames[] = {"null",   "bool",   "int32",         "int64", "float", "double",
                                            "string", "binary", "timestamp[us]", "list",  "struct"};
   return kNames[v.storage().index()];
 }
@@ -565,9 +556,9 @@ Result<std::unique_ptr<Engine>> Engine::Open() {
     return Status::Internal("DuckDB: cannot open an in-memory database: " + CleanMessage(error.Message()));
   }
   std::unique_ptr<Engine> engine(new Engine(std::move(impl)));
-  TACO_RETURN_IF_ERROR(engine->Execute(
-      "SET enable_progress_bar = false; SET autoinstall_known_extensions = false; "
-      "SET autoload_known_extensions = false;"));
+  TACO_RETURN_IF_ERROR(
+      engine->Execute("SET enable_progress_bar = false; SET autoinstall_known_extensions = false; "
+                      "SET autoload_known_extensions = false;"));
   return engine;
 }
 
@@ -625,8 +616,9 @@ Status Engine::Sandbox(const SandboxOptions& options) {
     sql += "SET allowed_directories = [" + QuoteString(kMountScheme) + "]; SET allowed_paths = []; " +
            "SET enable_external_access = false; ";
   }
-  sql += "SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; "
-         "SET lock_configuration = true;";
+  sql +=
+      "SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; "
+      "SET lock_configuration = true;";
   return Execute(sql);
 }
 
@@ -662,7 +654,8 @@ Status Engine::CheckReadOnly(const std::string& sql) {
         explained = true;
       }
       if (inner->type == duckdb::StatementType::SELECT_STATEMENT) continue;
-      std::string keyword = explained ? std::string() : LeadingKeyword(sql, statement->stmt_location, statement->stmt_length);
+      std::string keyword =
+          explained ? std::string() : LeadingKeyword(sql, statement->stmt_location, statement->stmt_length);
       if (keyword.empty()) keyword = duckdb::StatementTypeToString(inner->type);
       refused = explained ? "EXPLAIN " + keyword : keyword;
       break;
@@ -672,10 +665,11 @@ Status Engine::CheckReadOnly(const std::string& sql) {
     return Status::InvalidArgument("SQL \"" + shown + "\": " + CleanMessage(error.Message()));
   }
   if (refused.empty()) return Status::OK();
-  return Status::InvalidArgument("SQL \"" + shown + "\": refused: " + refused +
-                                 " is not allowed; SQL over a dataset only reads (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN): "
-                                 "no COPY, ATTACH, INSTALL/LOAD, CREATE/DROP, SET/PRAGMA or other statement that "
-                                 "writes, changes settings or replaces the dataset's views and functions");
+  return Status::InvalidArgument(
+      "SQL \"" + shown + "\": refused: " + refused +
+      " is not allowed; SQL over a dataset only reads (SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN): "
+      "no COPY, ATTACH, INSTALL/LOAD, CREATE/DROP, SET/PRAGMA or other statement that "
+      "writes, changes settings or replaces the dataset's views and functions");
 }
 
 Result<Table> Engine::Query(const std::string& sql) {

@@ -14,7 +14,8 @@ struct ZSTD_CCtx_s;
 struct ZSTD_DCtx_s;
 ZSTD_CCtx_s* ZSTD_createCCtx();
 size_t ZSTD_freeCCtx(ZSTD_CCtx_s* cctx);
-size_t ZSTD_compressCCtx(ZSTD_CCtx_s* cctx, void* dst, size_t dst_capacity, const void* src, size_t src_size, int level);
+size_t ZSTD_compressCCtx(ZSTD_CCtx_s* cctx, void* dst, size_t dst_capacity, const void* src, size_t src_size,
+                         int level);
 ZSTD_DCtx_s* ZSTD_createDCtx();
 size_t ZSTD_freeDCtx(ZSTD_DCtx_s* dctx);
 size_t ZSTD_decompressDCtx(ZSTD_DCtx_s* dctx, void* dst, size_t dst_capacity, const void* src, size_t src_size);

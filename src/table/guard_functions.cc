@@ -121,10 +121,10 @@ Status RegisterMemberGuard(Engine& engine, const std::string& name, MemberCheck 
   };
   try {
     using duckdb::LogicalType;
-    con->CreateVectorizedFunction(name,
-                                  {LogicalType::BIGINT, LogicalType::BIGINT, LogicalType::VARCHAR,
-                                   LogicalType::VARCHAR, LogicalType::VARCHAR},
-                                  LogicalType::VARCHAR, body);
+    con->CreateVectorizedFunction(
+        name,
+        {LogicalType::BIGINT, LogicalType::BIGINT, LogicalType::VARCHAR, LogicalType::VARCHAR, LogicalType::VARCHAR},
+        LogicalType::VARCHAR, body);
   } catch (const std::exception& ex) {
     return Status::Internal("DuckDB: cannot register " + name + ": " + ex.what());
   }

@@ -22,8 +22,8 @@ std::string SafeBaseName(std::string_view name) {
   if (slash != std::string_view::npos) name.remove_prefix(slash + 1);
   std::string out;
   for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-              c == '-';
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     out += ok ? c : '_';
   }
   return out.empty() ? std::string("file") : out;
@@ -74,8 +74,7 @@ std::shared_ptr<OutputFile> MountTable::FindOutput(const std::string& path, bool
   auto it = entries_.find(path);
   if (it == entries_.end()) {
     if (!create) return nullptr;
-    it = entries_.emplace(path, Entry{path.substr(std::min(path.size(), kMountScheme.size())), nullptr, nullptr})
-             .first;
+    it = entries_.emplace(path, Entry{path.substr(std::min(path.size(), kMountScheme.size())), nullptr, nullptr}).first;
   }
   if (it->second.reader) return nullptr;  // mounted inputs are read-only
   if (!it->second.output && create) it->second.output = std::make_shared<OutputFile>();
@@ -212,8 +211,7 @@ class MountFileSystem final : public duckdb::FileSystem {
     uint64_t size = h.Size();
     if (nr_bytes < 0 || location > size || static_cast<uint64_t>(nr_bytes) > size - location) {
       throw duckdb::IOException("Read of " + std::to_string(nr_bytes) + " bytes at " + std::to_string(location) +
-                                " is past the end of \"" + handle.path + "\" (" + std::to_string(size) +
-                                " bytes)");
+                                " is past the end of \"" + handle.path + "\" (" + std::to_string(size) + " bytes)");
     }
     ReadInto(h, buffer, static_cast<uint64_t>(nr_bytes), location);
   }

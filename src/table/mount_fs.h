@@ -65,8 +65,8 @@ class MountTable {
  private:
   struct Entry {
     std::string file_name;
-    RangeReaderPtr reader;                // mounted input
-    std::shared_ptr<OutputFile> output;   // written output (null until opened for writing)
+    RangeReaderPtr reader;               // mounted input
+    std::shared_ptr<OutputFile> output;  // written output (null until opened for writing)
   };
   mutable std::mutex mu_;
   uint64_t next_id_ = 0;

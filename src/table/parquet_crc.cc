@@ -16,7 +16,7 @@ using thrift::CompactReader;
 struct ChunkRange {
   int64_t data_page = -1;
   int64_t dictionary_page = -1;
-  int64_t size = -1;  // total_compressed_size
+  int64_t size = -1;      // total_compressed_size
   bool negative = false;  // num_values or total_uncompressed_size < 0: a damaged footer
 };
 
@@ -37,7 +37,7 @@ void Fields(CompactReader& r, F on_field) {
 
 void ParseColumnMeta(CompactReader& r, ChunkRange* c) {
   Fields(r, [&](int16_t id, uint8_t t) {
-    if (id == 5 || id == 6) {  // num_values, total_uncompressed_size
+    if (id == 5 || id == 6) {      // num_values, total_uncompressed_size
       const int64_t v = r.I64(t);  // always consumed
       c->negative = c->negative || v < 0;
     } else if (id == 7) {
@@ -117,8 +117,8 @@ Result<PageCrcSummary> VerifyParquetPageCrcs(std::string_view file, const std::s
   uint32_t footer_size = 0;
   std::memcpy(&footer_size, file.data() + file.size() - 8, 4);
   if (footer_size > file.size() - 12) {
-    summary.unwalkable = name + ": damaged Parquet footer (length " + std::to_string(footer_size) +
-                         " does not fit in the file)";
+    summary.unwalkable =
+        name + ": damaged Parquet footer (length " + std::to_string(footer_size) + " does not fit in the file)";
     return summary;
   }
   const size_t footer_start = file.size() - 8 - footer_size;

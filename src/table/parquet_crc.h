@@ -8,10 +8,10 @@
 // A stored CRC that differs is a Corruption error: "<name>: Parquet page CRC-32 mismatch
 // (row group G, column C, page at byte N): stored 0x…, computed 0x…: the file is damaged".
 // Bytes that cannot be walked (no PAR1 magic, a footer or page header that does not parse,
-// a column chunk with a negative value count or size, or a range outside the file) are not an error here — the engine reports such files when
-// it reads them — but `unwalkable` says why the walk stopped ("<name>: damaged Parquet
-// footer (...)", "<name>: damaged Parquet page header (row group G, column C, byte N)"), for
-// `validate`. Pages without a CRC are counted, not checked.
+// a column chunk with a negative value count or size, or a range outside the file) are not an error here — the engine
+// reports such files when it reads them — but `unwalkable` says why the walk stopped ("<name>: damaged Parquet footer
+// (...)", "<name>: damaged Parquet page header (row group G, column C, byte N)"), for `validate`. Pages without a CRC
+// are counted, not checked.
 #ifndef TACO_TABLE_PARQUET_CRC_H_
 #define TACO_TABLE_PARQUET_CRC_H_
 
@@ -25,8 +25,8 @@
 namespace taco::table {
 
 struct PageCrcSummary {
-  uint64_t pages = 0;    // page headers walked
-  uint64_t checked = 0;  // of which had a CRC (all matched)
+  uint64_t pages = 0;      // page headers walked
+  uint64_t checked = 0;    // of which had a CRC (all matched)
   std::string unwalkable;  // empty when every page was walked; else why the walk stopped
 };
 

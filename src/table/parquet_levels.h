@@ -61,9 +61,8 @@ bool Shred(const ListShape& shape, const Value& value, Shredded* out);
 
 // The rows encoded by levels and leaf values: `leaves` holds one value per entry whose
 // definition is the maximum. False (nothing appended) when they do not describe whole rows.
-bool Assemble(const ListShape& shape, const std::vector<uint32_t>& repetition,
-              const std::vector<uint32_t>& definition, std::vector<Value>& leaves, size_t count,
-              std::vector<Value>* rows);
+bool Assemble(const ListShape& shape, const std::vector<uint32_t>& repetition, const std::vector<uint32_t>& definition,
+              std::vector<Value>& leaves, size_t count, std::vector<Value>* rows);
 
 // Bits needed for values 0..max.
 int BitWidth(uint32_t max);

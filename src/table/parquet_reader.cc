@@ -171,13 +171,15 @@ bool LeafType(const Element& e, LeafColumn* col) {
       return true;
     }
     case kInt64: {
-      const bool timestamp = kind == 8 || (converted && (*converted == kConvertedTimestampMillis ||
-                                                         *converted == kConvertedTimestampMicros));
+      const bool timestamp =
+          kind == 8 ||
+          (converted && (*converted == kConvertedTimestampMillis || *converted == kConvertedTimestampMicros));
       if (timestamp) {
         const int32_t unit = kind == 8 ? e.time_unit : (*converted == kConvertedTimestampMillis ? 1 : 2);
         if (unit != 1 && unit != 2) return false;
         if (kind != 0 && kind != 8) return false;
-        if (converted && *converted != (unit == 1 ? kConvertedTimestampMillis : kConvertedTimestampMicros)) return false;
+        if (converted && *converted != (unit == 1 ? kConvertedTimestampMillis : kConvertedTimestampMicros))
+          return false;
         col->millis = unit == 1;
         col->leaf = TypeId::kTimestampUs;
         return true;
@@ -291,9 +293,10 @@ bool ParseColumnMeta(CompactReader& r, const LeafColumn& col, Chunk* c) {
         break;
       case 12: {  // Statistics: min/max of a fixed-width type have its width
         if (!r.BeginStruct(t)) break;
-        const size_t width = physical == kInt32 || physical == kFloat ? 4
+        const size_t width = physical == kInt32 || physical == kFloat    ? 4
                              : physical == kInt64 || physical == kDouble ? 8
-                             : physical == kBoolean ? 1 : 0;
+                             : physical == kBoolean                      ? 1
+                                                                         : 0;
         Fields(r, [&](int16_t sid, uint8_t st) {
           if (sid == 1 || sid == 2 || sid == 5 || sid == 6) {
             const std::string_view v = r.Binary(st);
@@ -332,8 +335,8 @@ bool ParseColumnMeta(CompactReader& r, const LeafColumn& col, Chunk* c) {
       default: r.Skip(t); break;
     }
   });
-  if (!ok || bad || !encodings || physical != col.physical || uncompressed < 0 || c->codec < 0 ||
-      c->num_values < 0 || c->size < 0 || data_offset < 0 || path.size() != col.path.size()) {
+  if (!ok || bad || !encodings || physical != col.physical || uncompressed < 0 || c->codec < 0 || c->num_values < 0 ||
+      c->size < 0 || data_offset < 0 || path.size() != col.path.size()) {
     return false;
   }
   for (size_t k = 0; k < path.size(); ++k) {
@@ -564,10 +567,10 @@ struct PageHeader {
   int32_t encoding = -1;
   int32_t def_encoding = -1;
   int32_t rep_encoding = -1;
-  int32_t num_nulls = -1;   // v2
-  int32_t num_rows = -1;    // v2
-  int32_t def_bytes = -1;   // v2
-  int32_t rep_bytes = -1;   // v2
+  int32_t num_nulls = -1;  // v2
+  int32_t num_rows = -1;   // v2
+  int32_t def_bytes = -1;  // v2
+  int32_t rep_bytes = -1;  // v2
   bool v2_compressed = true;
   std::optional<uint32_t> crc;  // CRC-32 of the page's stored bytes, when the writer gave one
 };
@@ -708,13 +711,13 @@ bool ReadChunk(std::string_view file, const LeafColumn& col, const Chunk& chunk,
       if (max_rep > 0 && !DecodeHybrid(raw.substr(0, static_cast<size_t>(h.rep_bytes)), rep_width, n, &page_reps)) {
         return false;
       }
-      if (max_def > 0 &&
-          !DecodeHybrid(raw.substr(static_cast<size_t>(h.rep_bytes), static_cast<size_t>(h.def_bytes)), def_width, n,
-                        &page_defs)) {
+      if (max_def > 0 && !DecodeHybrid(raw.substr(static_cast<size_t>(h.rep_bytes), static_cast<size_t>(h.def_bytes)),
+                                       def_width, n, &page_defs)) {
         return false;
       }
       const size_t rest = static_cast<size_t>(h.uncompressed) - level_bytes;
-      if (!Decompress(h.v2_compressed ? chunk.codec : kUncompressed, raw.substr(level_bytes), rest, &body)) return false;
+      if (!Decompress(h.v2_compressed ? chunk.codec : kUncompressed, raw.substr(level_bytes), rest, &body))
+        return false;
       values_bytes = body;
     }
     size_t defined = n;
@@ -784,7 +787,8 @@ std::optional<Table> DecodeParquet(std::string_view file) {
 Result<Table> ReadSmallParquet(Engine& engine, std::string bytes, const std::string& name, uint64_t max_rows) {
   // DecodeParquet leaves a page whose CRC differs to the engine, which does not check it.
   TACO_RETURN_IF_ERROR(VerifyParquetPageCrcs(bytes, name).status());
-  if (std::optional<Table> table = DecodeParquet(bytes); table && table->num_rows() <= max_rows) return std::move(*table);
+  if (std::optional<Table> table = DecodeParquet(bytes); table && table->num_rows() <= max_rows)
+    return std::move(*table);
   return engine.ReadParquet(MemoryReader(std::move(bytes), name), max_rows);
 }
 
@@ -794,7 +798,8 @@ Result<Table> ReadSmallParquet(Engine& engine, RangeReaderPtr reader, uint64_t m
   std::string bytes(static_cast<size_t>(size), '\0');
   TACO_RETURN_IF_ERROR(reader->ReadAt(0, bytes.size(), bytes.data()));
   TACO_RETURN_IF_ERROR(VerifyParquetPageCrcs(bytes, reader->name()).status());
-  if (std::optional<Table> table = DecodeParquet(bytes); table && table->num_rows() <= max_rows) return std::move(*table);
+  if (std::optional<Table> table = DecodeParquet(bytes); table && table->num_rows() <= max_rows)
+    return std::move(*table);
   return engine.ReadParquet(std::move(reader), max_rows);
 }
 

@@ -141,8 +141,9 @@ std::optional<Bounds> LeafBounds(TypeId t, const std::vector<const Value*>& leav
   }
   if (t != TypeId::kInt32 && t != TypeId::kInt64 && t != TypeId::kTimestampUs) return std::nullopt;
   auto get = [t](const Value* v) {
-    return t == TypeId::kInt32 ? int64_t{v->get<int32_t>()}
-           : t == TypeId::kInt64 ? v->get<int64_t>() : v->get<TimestampUs>().micros;
+    return t == TypeId::kInt32   ? int64_t{v->get<int32_t>()}
+           : t == TypeId::kInt64 ? v->get<int64_t>()
+                                 : v->get<TimestampUs>().micros;
   };
   int64_t lo = get(leaves[0]), hi = lo;
   for (const Value* v : leaves) {
@@ -211,7 +212,8 @@ Status WritePage(const Shredded& shredded, const Layout& layout, PageEnd from, P
   std::string compressed(duckdb_zstd::ZSTD_compressBound(body.size()), '\0');
   duckdb_zstd::ZSTD_CCtx_s* context = ThreadCompressionContext();
   if (context == nullptr) return Status::Internal("zstd: no compression context");
-  const size_t n = duckdb_zstd::ZSTD_compressCCtx(context, compressed.data(), compressed.size(), body.data(), body.size(), zstd_level);
+  const size_t n = duckdb_zstd::ZSTD_compressCCtx(context, compressed.data(), compressed.size(), body.data(),
+                                                  body.size(), zstd_level);
   if (duckdb_zstd::ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + duckdb_zstd::ZSTD_getErrorName(n));
   compressed.resize(n);
 
@@ -346,7 +348,8 @@ Result<std::string> EncodeParquet(const Table& table, const ParquetWriteOptions&
   for (const Column& c : table.columns) {
     if (c.values.size() != rows) return Status::InvalidArgument("column '" + c.name + "' has a different row count");
   }
-  const size_t group_rows = opts.row_group_size == 0 ? std::max<size_t>(rows, 1) : static_cast<size_t>(opts.row_group_size);
+  const size_t group_rows =
+      opts.row_group_size == 0 ? std::max<size_t>(rows, 1) : static_cast<size_t>(opts.row_group_size);
 
   std::string file = "PAR1";
   std::vector<std::vector<ChunkInfo>> groups;  // [row group][column]

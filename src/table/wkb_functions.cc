@@ -97,10 +97,10 @@ Status RegisterWkbFunctions(Engine& engine) {
   auto* con = static_cast<duckdb::Connection*>(engine.raw_connection());
   try {
     using duckdb::LogicalType;
-    con->CreateVectorizedFunction(kWkbIntersectsBox,
-                                  {LogicalType::BLOB, LogicalType::DOUBLE, LogicalType::DOUBLE, LogicalType::DOUBLE,
-                                   LogicalType::DOUBLE},
-                                  LogicalType::BOOLEAN, &IntersectsBox);
+    con->CreateVectorizedFunction(
+        kWkbIntersectsBox,
+        {LogicalType::BLOB, LogicalType::DOUBLE, LogicalType::DOUBLE, LogicalType::DOUBLE, LogicalType::DOUBLE},
+        LogicalType::BOOLEAN, &IntersectsBox);
     con->CreateVectorizedFunction(kWkbAsText, {LogicalType::BLOB}, LogicalType::VARCHAR, &TacoAsText);
     con->CreateVectorizedFunction(kStAsText, {LogicalType::BLOB}, LogicalType::VARCHAR, &StAsText);
     duckdb::child_list_t<LogicalType> box;

@@ -131,8 +131,7 @@ class Tester {
         for (uint32_t i = 0; i < n; ++i) TACO_RETURN_IF_ERROR(Geometry(depth + 1));
         return Status::OK();
       }
-      default:
-        return Status::Corruption("WKB: unknown geometry type " + std::to_string(code));
+      default: return Status::Corruption("WKB: unknown geometry type " + std::to_string(code));
     }
   }
 

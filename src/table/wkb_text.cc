@@ -14,7 +14,7 @@ namespace {
 using table::WkbHeader;
 using table::WkbReader;
 
-constexpr const char* kTypeNames[] = {"",           "POINT",           "LINESTRING",        "POLYGON",
+constexpr const char* kTypeNames[] = {"",           "POINT",           "LINESTRING",   "POLYGON",
                                       "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"};
 
 void AppendNumber(std::string& out, double v) {
@@ -102,8 +102,7 @@ class Walker {
         }
         return Status::OK();
       }
-      case 2:
-        return PointList(h);
+      case 2: return PointList(h);
       case 3: {
         uint32_t rings = 0;
         TACO_RETURN_IF_ERROR(in_.Count(h.little, 4, &rings));

@@ -78,7 +78,8 @@ bool ParseIsoDatetime(std::string_view s, int64_t* micros) {
     if (i < s.size() && !Offset(s, &i, &offset_min)) return false;
   }
   if (i != s.size()) return false;
-  const int64_t seconds = DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset_min * 60;
+  const int64_t seconds =
+      DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset_min * 60;
   *micros = seconds * 1000000 + frac_us;
   return true;
 }

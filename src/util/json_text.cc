@@ -200,8 +200,7 @@ Result<nlohmann::ordered_json> ParseJsonText(std::string_view text, std::string_
     return Status::Corruption(name + ": is not valid UTF-8 (byte " + hex + " at " + Where(*bad) + ")");
   }
   if (MaxNesting(text) > kMaxJsonDepth) {
-    return Status::Corruption(name + ": nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) +
-                              " levels");
+    return Status::Corruption(name + ": nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   }
   try {
     nlohmann::ordered_json out;
@@ -209,8 +208,7 @@ Result<nlohmann::ordered_json> ParseJsonText(std::string_view text, std::string_
     if (nlohmann::ordered_json::sax_parse(text.begin(), text.end(), &builder)) return out;
     if (builder.error_id >= 100 && builder.error_id < 200) {  // parse_error: the byte where parsing stopped
       const size_t offset = builder.error_position > 0 ? builder.error_position - 1 : 0;
-      return Status::Corruption(name + ": is not valid JSON (syntax error at " + Where(PositionOf(text, offset)) +
-                                ")");
+      return Status::Corruption(name + ": is not valid JSON (syntax error at " + Where(PositionOf(text, offset)) + ")");
     }
     // out_of_range.406 (a number too large for a double) and the like; what() holds no input.
     return Status::Corruption(name + ": is not valid JSON (" + builder.error_what + ")");

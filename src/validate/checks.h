@@ -58,8 +58,8 @@ const Column* FindTyped(const Table& table, std::string_view name, TypeId type);
 // True for id, type and internal:* columns.
 bool IsCoreOrInternal(std::string_view name);
 // Column `name` of type `type`; otherwise a required-column violation at `where` and nullptr.
-const Column* RequireColumn(const Table& table, const std::string& where, std::string_view name,
-                            const DataType& type, Reporter& rep);
+const Column* RequireColumn(const Table& table, const std::string& where, std::string_view name, const DataType& type,
+                            Reporter& rep);
 // internal-column violations for every internal:* column of `table` not in `allowed`.
 void CheckInternalColumns(const Table& table, const std::string& where, const std::vector<std::string_view>& allowed,
                           const std::string& expected, Reporter& rep);
@@ -94,8 +94,8 @@ Tree CheckLevels(const std::vector<Table>& levels, bool zip, Reporter& rep);
 void CheckStatsValues(const std::vector<Table>& levels, const Tree& tree, Reporter& rep);
 
 // Adds every archive path a row or a __meta__ row refers to into `referenced`.
-void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels,
-                  const Tree& tree, Reporter& rep, std::set<std::string>* referenced);
+void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels, const Tree& tree,
+                  Reporter& rep, std::set<std::string>* referenced);
 // Members not in `referenced` (TACO_HEADER, COLLECTION.json are always expected).
 void CheckUnreferenced(const Container& container, const std::set<std::string>& referenced, Reporter& rep);
 

@@ -25,8 +25,7 @@ constexpr KnownField kFields[] = {
     {"dataset_version", true, "a string"},
     {"description", true, "a string"},
     {"licenses", true, "an array of strings"},
-    {"providers", true,
-     "an array of providers {name, organization, email, role} or {name, roles, url, links}"},
+    {"providers", true, "an array of providers {name, organization, email, role} or {name, roles, url, links}"},
     {"tasks", true, "an array of known tasks"},
     {"taco_version", false, "a version MAJOR.MINOR.PATCH, e.g. \"2.0.0\""},
     {"title", false, "null or a string of at most 250 characters"},
@@ -44,8 +43,11 @@ std::string Strip(const std::string& message) {
 // Each known field on its own inside an otherwise valid collection, so that every bad field
 // is reported (ValidateCollection stops at the first).
 void CheckFields(const ordered_json& c, Reporter& rep) {
-  const ordered_json base = {{"id", "x"},           {"dataset_version", "1"}, {"description", ""},
-                             {"licenses", ordered_json::array()}, {"providers", ordered_json::array()},
+  const ordered_json base = {{"id", "x"},
+                             {"dataset_version", "1"},
+                             {"description", ""},
+                             {"licenses", ordered_json::array()},
+                             {"providers", ordered_json::array()},
                              {"tasks", ordered_json::array()}};
   for (const KnownField& f : kFields) {
     const bool present = c.contains(f.key) && !c.at(f.key).is_null();
@@ -116,8 +118,7 @@ std::string EntryText(const ordered_json& e) {
   return e.dump();
 }
 
-void CheckFieldSchema(const ordered_json& c, const std::vector<Table>& levels, bool levels_complete,
-                      Reporter& rep) {
+void CheckFieldSchema(const ordered_json& c, const std::vector<Table>& levels, bool levels_complete, Reporter& rep) {
   const std::string where = "taco:field_schema";
   if (!c.contains(where)) {
     rep.Add("field-schema", kWhere, "no taco:field_schema", "taco:field_schema (one list per level)");
@@ -142,9 +143,9 @@ void CheckFieldSchema(const ordered_json& c, const std::vector<Table>& levels, b
       continue;
     }
     for (size_t i = 0; i < std::max(got.size(), fields.size()); ++i) {
-      const std::string expected = i < fields.size() ? EntryText(fields[i]) : "nothing (the level has " +
-                                                                                   std::to_string(fields.size()) +
-                                                                                   " listed columns)";
+      const std::string expected = i < fields.size()
+                                       ? EntryText(fields[i])
+                                       : "nothing (the level has " + std::to_string(fields.size()) + " listed columns)";
       const std::string found = i < got.size() ? EntryText(got[i]) : "nothing";
       if (found == expected) continue;
       rep.Add("field-schema", at + "[" + std::to_string(i) + "]", found, expected);

@@ -3,14 +3,14 @@
 #include "io/http_client.h"
 #include "io/http_reader.h"
 #include "io/thread_config.h"
-#include "taco/log.h"
 #include "read/path_safety.h"
+#include "taco/log.h"
 
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <thread>
 #include <system_error>
+#include <thread>
 
 namespace taco::validate {
 
@@ -96,7 +96,8 @@ std::optional<MemberRange> FolderContainer::Find(const std::string& archive_path
 }
 
 Result<RangeReaderPtr> FolderContainer::OpenMember(const std::string& archive_path) const {
-  if (!StaysInside(archive_path)) return Status::InvalidArgument(path_ + ": refused member path '" + archive_path + "'");
+  if (!StaysInside(archive_path))
+    return Status::InvalidArgument(path_ + ": refused member path '" + archive_path + "'");
   if (std::string outside = Outside(archive_path); !outside.empty()) return Status::InvalidArgument(outside);
   return OpenLocalFile(root_ + "/" + archive_path);
 }
@@ -154,8 +155,8 @@ std::optional<uint64_t> RemoteFolderContainer::Ask(const std::string& archive_pa
     std::lock_guard<std::mutex> lock(mu_);
     whole = whole_files_;
   }
-  Result<std::optional<uint64_t>> size = whole ? Result<std::optional<uint64_t>>(std::nullopt)
-                                               : FileSize(root_ + "/" + archive_path);
+  Result<std::optional<uint64_t>> size =
+      whole ? Result<std::optional<uint64_t>>(std::nullopt) : FileSize(root_ + "/" + archive_path);
   if (whole || (!size.ok() && io::IsRangeIgnored(size.status()))) {
     if (!whole) {
       std::lock_guard<std::mutex> lock(mu_);

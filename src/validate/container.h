@@ -131,7 +131,7 @@ class RemoteFolderContainer final : public Container {
   std::string root_;  // the VSI path or URL, without trailing '/'
   mutable std::mutex mu_;
   mutable std::unordered_map<std::string, std::optional<uint64_t>> sizes_;
-  mutable Status failure_;  // the first lookup failure that is not NotFound
+  mutable Status failure_;            // the first lookup failure that is not NotFound
   mutable bool whole_files_ = false;  // set at the first answer that ignored Range
   mutable std::unordered_map<std::string, std::shared_ptr<const std::string>> bodies_;
   mutable uint64_t kept_bytes_ = 0;

@@ -6,10 +6,10 @@
 // block whatever the member sizes.
 #include <algorithm>
 #include <atomic>
-#include <cstring>
-#include <thread>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "format/zip/crc32.h"

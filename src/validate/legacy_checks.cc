@@ -3,13 +3,13 @@
 
 #include <gdal.h>
 
+#include <sys/stat.h>
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
-#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -91,7 +91,8 @@ struct Checker {
     if (!h.free_bytes_zero) Warn(where + ": free header bytes are not all zero");
     const uint64_t fend = h.footer_offset + h.footer_length;
     if (top && !h.is_taco && fend != length) {
-      rep.Add("legacy-file-end", where, "FO + FL = " + N(fend) + ", file size " + N(length), "a Tortilla ends at FO + FL");
+      rep.Add("legacy-file-end", where, "FO + FL = " + N(fend) + ", file size " + N(length),
+              "a Tortilla ends at FO + FL");
     }
     if (!top && fend != length) {
       rep.Add("legacy-nested", where, "FO + FL = " + N(fend) + ", item length " + N(length),
@@ -102,7 +103,8 @@ struct Checker {
         rep.Add("legacy-file-end", where, "CO = " + N(h.collection_offset) + ", FO + FL = " + N(fend), "CO == FO + FL");
       }
       if (h.collection_offset + h.collection_length != length) {
-        rep.Add("legacy-file-end", where, "CO + CL = " + N(h.collection_offset + h.collection_length) + ", size " + N(length),
+        rep.Add("legacy-file-end", where,
+                "CO + CL = " + N(h.collection_offset + h.collection_length) + ", size " + N(length),
                 "CO + CL == file size");
       }
       auto json = reader.Read(base + h.collection_offset, static_cast<size_t>(h.collection_length));
@@ -119,7 +121,8 @@ struct Checker {
       rep.Add("legacy-footer", where, footer.status().message(), "a readable footer");
       return ids;
     }
-    if (footer->size() < 12 || footer->compare(0, 4, "PAR1") != 0 || footer->compare(footer->size() - 4, 4, "PAR1") != 0) {
+    if (footer->size() < 12 || footer->compare(0, 4, "PAR1") != 0 ||
+        footer->compare(footer->size() - 4, 4, "PAR1") != 0) {
       rep.Add("legacy-footer", where + " footer [" + N(h.footer_offset) + ", +" + N(h.footer_length) + ")",
               "bytes that do not start and end with PAR1", "a Parquet file");
       return ids;
@@ -160,8 +163,9 @@ struct Checker {
       auto off = AsInt(t.column("tortilla:offset").values[i]);
       auto len = AsInt(t.column("tortilla:length").values[i]);
       if (!off || !len || *off < 0 || *len < 0) {
-        rep.Add("legacy-column", at, "offset " + CellText(t.column("tortilla:offset").values[i]) + ", length " +
-                                         CellText(t.column("tortilla:length").values[i]),
+        rep.Add("legacy-column", at,
+                "offset " + CellText(t.column("tortilla:offset").values[i]) + ", length " +
+                    CellText(t.column("tortilla:length").values[i]),
                 "non-null offset and length >= 0");
         continue;
       }
@@ -228,7 +232,9 @@ struct Checker {
     if (s >= 0 && e >= 0) {
       auto a = AsNumber(t.columns[static_cast<size_t>(s)].values[i]);
       auto b = AsNumber(t.columns[static_cast<size_t>(e)].values[i]);
-      if (a && b && *a > *b) rep.Add("legacy-value", at + " stac:time_start", N(static_cast<uint64_t>(*a)) + " > time_end " + N(static_cast<uint64_t>(*b)), "time_start <= time_end");
+      if (a && b && *a > *b)
+        rep.Add("legacy-value", at + " stac:time_start",
+                N(static_cast<uint64_t>(*a)) + " > time_end " + N(static_cast<uint64_t>(*b)), "time_start <= time_end");
     }
     if (int c = t.FindColumn("stac:centroid"); c >= 0) {
       const Value& v = t.columns[static_cast<size_t>(c)].values[i];
@@ -279,7 +285,8 @@ Result<ValidationReport> ValidateLegacy(const std::string& path, const ValidateO
   for (size_t i = 0; i < paths.size(); ++i) {
     auto reader = paths[i] == path ? Result<RangeReaderPtr>(first) : OpenRangeReader(paths[i]);
     if (!reader.ok()) {
-      rep.Add("legacy-parts", paths[i], "missing (" + reader.status().message() + ")", "every part 0.." + N(paths.size() - 1));
+      rep.Add("legacy-parts", paths[i], "missing (" + reader.status().message() + ")",
+              "every part 0.." + N(paths.size() - 1));
       continue;
     }
     LegacyHeader h;
@@ -297,8 +304,10 @@ Result<ValidationReport> ValidateLegacy(const std::string& path, const ValidateO
     if (h.is_taco) {
       auto json = (*reader)->Read(h.collection_offset, static_cast<size_t>(h.collection_length));
       if (json.ok()) {
-        if (i == 0) collection = *json;
-        else if (*json != collection) rep.Add("legacy-parts", paths[i] + " COLLECTION", "different bytes", "the same COLLECTION in every part");
+        if (i == 0)
+          collection = *json;
+        else if (*json != collection)
+          rep.Add("legacy-parts", paths[i] + " COLLECTION", "different bytes", "the same COLLECTION in every part");
       }
     }
   }

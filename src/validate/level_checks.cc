@@ -336,8 +336,8 @@ bool IsCoreOrInternal(std::string_view name) {
   return name == "id" || name == "type" || name.substr(0, 9) == "internal:";
 }
 
-const Column* RequireColumn(const Table& table, const std::string& where, std::string_view name,
-                            const DataType& type, Reporter& rep) {
+const Column* RequireColumn(const Table& table, const std::string& where, std::string_view name, const DataType& type,
+                            Reporter& rep) {
   const int i = table.FindColumn(name);
   if (i < 0) {
     rep.Add("required-column", where, "no column " + Quoted(name),

@@ -60,8 +60,8 @@ struct MemberChecker {
   // A FILE sample stored as a TIFF must hold every byte its IFDs point at.
   void CheckSize(const std::string& where, const std::string& archive, const MemberRange& m) {
     auto reader = container.OpenMember(archive);
-    Result<std::optional<TiffExtent>> tiff = reader.ok() ? MeasureTiff(**reader)
-                                                         : Result<std::optional<TiffExtent>>(reader.status());
+    Result<std::optional<TiffExtent>> tiff =
+        reader.ok() ? MeasureTiff(**reader) : Result<std::optional<TiffExtent>>(reader.status());
     if (!tiff.ok()) {
       rep.Add("unreadable-member", where, tiff.status().message(), "the sample's bytes");
       return;
@@ -82,8 +82,7 @@ struct MemberChecker {
     auto head = (*reader)->Read(0, static_cast<size_t>(std::min<uint64_t>(kHead, m.size)));
     if (!head.ok()) return;
     if (auto format = ext::internal::ReferencingFormat(*head, archive)) {
-      rep.Add("external-reference", where,
-              archive + " is a GDAL " + *format + " file, which names other files or URLs",
+      rep.Add("external-reference", where, archive + " is a GDAL " + *format + " file, which names other files or URLs",
               "self-contained raster bytes (readers refuse it unless external rasters are allowed: "
               "--allow-external-rasters)");
     }
@@ -233,8 +232,8 @@ struct MemberChecker {
 
 }  // namespace
 
-void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels,
-                  const Tree& tree, Reporter& rep, std::set<std::string>* referenced) {
+void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels, const Tree& tree,
+                  Reporter& rep, std::set<std::string>* referenced) {
   MemberChecker{container, engine, levels, tree, rep, referenced}.Run();
 }
 

@@ -21,10 +21,14 @@ std::string FirstNonFinite(const Value& cell) {
     for (size_t i = 0; i < values.size(); ++i) {
       const Value& v = values[i];
       double d = 0;
-      if (v.is<float>()) d = v.get<float>();
-      else if (v.is<double>()) d = v.get<double>();
-      else if (v.is_null()) d = std::nan("");
-      else continue;
+      if (v.is<float>())
+        d = v.get<float>();
+      else if (v.is<double>())
+        d = v.get<double>();
+      else if (v.is_null())
+        d = std::nan("");
+      else
+        continue;
       if (std::isfinite(d)) continue;
       const std::string what = std::isnan(d) ? (v.is_null() ? "null" : "NaN") : (d > 0 ? "+inf" : "-inf");
       return "band " + std::to_string(b) + " value " + std::to_string(i) + " is " + what;

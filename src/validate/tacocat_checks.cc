@@ -6,8 +6,8 @@
 // (names and types, any order) and taco:sources.
 #include <algorithm>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <filesystem>
@@ -15,11 +15,11 @@
 #include "model/metadata.h"
 #include "read/path_safety.h"
 #include "table/parquet_crc.h"
-#include "taco/io.h"
-#include "write/tacocat_internal.h"
 #include "taco/dataset.h"
+#include "taco/io.h"
 #include "taco/model.h"
 #include "validate/checks.h"
+#include "write/tacocat_internal.h"
 
 namespace taco::validate {
 namespace {
@@ -76,8 +76,8 @@ void ComparePart(const std::string& source, size_t d, const Table& index, const 
       const Value& want = pc.values[i];
       const Value& got = col.values[rows[i]];
       if (SameValue(got, want)) continue;
-      rep.Add("tacocat-part", level + " row " + std::to_string(rows[i]) + " column " + Quoted(pc.name),
-              CellText(got), CellText(want) + " (" + source + " " + level + " row " + std::to_string(i) + ")");
+      rep.Add("tacocat-part", level + " row " + std::to_string(rows[i]) + " column " + Quoted(pc.name), CellText(got),
+              CellText(want) + " (" + source + " " + level + " row " + std::to_string(i) + ")");
     }
   }
   for (const Column& col : index.columns) {
@@ -99,7 +99,8 @@ void CheckTacocatPit(const ordered_json& c, const std::vector<Table>& levels, Re
     return;
   }
   const ordered_json root = pit->value("root", ordered_json());
-  if (!root.is_object() || root.value("n", int64_t{-1}) != static_cast<int64_t>(levels.empty() ? 0 : levels[0].num_rows())) {
+  if (!root.is_object() ||
+      root.value("n", int64_t{-1}) != static_cast<int64_t>(levels.empty() ? 0 : levels[0].num_rows())) {
     rep.Add("pit-schema", "taco:pit_schema.root", root.dump(),
             "n = " + std::to_string(levels.empty() ? 0 : levels[0].num_rows()) + " (the index's level0 rows)");
   }
@@ -148,7 +149,8 @@ void CheckTacocatFields(const ordered_json& c, const std::vector<Table>& levels,
       }
     }
     for (const auto& [name, type] : present) {
-      if (listed.count({name, type}) == 0) rep.Add("field-schema", at, "no entry for " + Quoted(name), name + ": " + type);
+      if (listed.count({name, type}) == 0)
+        rep.Add("field-schema", at, "no entry for " + Quoted(name), name + ": " + type);
     }
   }
 }
@@ -255,8 +257,8 @@ Result<ValidationReport> ValidateTacocat(const std::string& path, const Validate
       if (d >= part->levels.size()) {
         if (!rows.empty()) {
           rep.Add("tacocat-part", "level" + std::to_string(d) + " rows of " + source,
-                  std::to_string(rows.size()) + " rows", "none (" + source + " has " +
-                                                             std::to_string(part->levels.size()) + " levels)");
+                  std::to_string(rows.size()) + " rows",
+                  "none (" + source + " has " + std::to_string(part->levels.size()) + " levels)");
         }
         continue;
       }

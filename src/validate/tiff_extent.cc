@@ -22,10 +22,22 @@ uint64_t Mul(uint64_t a, uint64_t b) { return b != 0 && a > UINT64_MAX / b ? UIN
 
 uint64_t TypeSize(uint16_t type) {
   switch (type) {
-    case 1: case 2: case 6: case 7: return 1;   // BYTE ASCII SBYTE UNDEFINED
-    case 3: case 8: return 2;                   // SHORT SSHORT
-    case 4: case 9: case 11: case 13: return 4; // LONG SLONG FLOAT IFD
-    case 5: case 10: case 12: case 16: case 17: case 18: return 8;  // RATIONAL ... LONG8 SLONG8 IFD8
+    case 1:
+    case 2:
+    case 6:
+    case 7: return 1;  // BYTE ASCII SBYTE UNDEFINED
+    case 3:
+    case 8: return 2;  // SHORT SSHORT
+    case 4:
+    case 9:
+    case 11:
+    case 13: return 4;  // LONG SLONG FLOAT IFD
+    case 5:
+    case 10:
+    case 12:
+    case 16:
+    case 17:
+    case 18: return 8;  // RATIONAL ... LONG8 SLONG8 IFD8
     default: return 0;
   }
 }
@@ -81,14 +93,14 @@ class Tiff {
         if (total > (big_ ? 8u : 4u)) {
           const uint64_t at = Uint(value, big_ ? 8 : 4);
           Need(Add(at, total), "tag " + std::to_string(tag) + " of " + name);
-          const bool wanted = tag == kStripOffsets || tag == kStripByteCounts || tag == kTileOffsets ||
-                              tag == kTileByteCounts;
+          const bool wanted =
+              tag == kStripOffsets || tag == kStripByteCounts || tag == kTileOffsets || tag == kTileByteCounts;
           if (!wanted) continue;
           TACO_ASSIGN_OR_RETURN(bool in, Read(at, total, &out_of_line));
           if (!in) continue;
           data = U(out_of_line);
         }
-        std::vector<uint64_t>* dest = tag == kStripOffsets     ? &offsets[0]
+        std::vector<uint64_t>* dest = tag == kStripOffsets      ? &offsets[0]
                                       : tag == kStripByteCounts ? &counts[0]
                                       : tag == kTileOffsets     ? &offsets[1]
                                       : tag == kTileByteCounts  ? &counts[1]

@@ -11,8 +11,8 @@
 namespace taco::validate {
 namespace {
 
-constexpr uint16_t kNewSubfileType = 254, kCompression = 259, kSamplesPerPixel = 277, kPlanar = 284,
-                   kTileWidth = 322, kTileLength = 323, kTileOffsets = 324, kImageWidth = 256, kImageLength = 257;
+constexpr uint16_t kNewSubfileType = 254, kCompression = 259, kSamplesPerPixel = 277, kPlanar = 284, kTileWidth = 322,
+                   kTileLength = 323, kTileOffsets = 324, kImageWidth = 256, kImageLength = 257;
 constexpr uint32_t kZstd = 50000;
 
 class Tiff {
@@ -119,11 +119,16 @@ Result<std::vector<std::pair<std::string, std::string>>> Departures(Tiff& tiff) 
     out.push_back({"strips (not tiled)", "tiled"});
   } else {
     const uint64_t w = ifd.Get(kTileWidth, 0), h = ifd.Get(kTileLength, 0);
-    if (w != 512 || h != 512) out.push_back({"blocks " + std::to_string(w) + "x" + std::to_string(h), "512x512 blocks"});
+    if (w != 512 || h != 512)
+      out.push_back({"blocks " + std::to_string(w) + "x" + std::to_string(h), "512x512 blocks"});
   }
   const uint64_t compression = ifd.Get(kCompression, 1);
   if (compression != kZstd) {
-    std::string name = compression == 1 ? "none" : compression == 5 ? "LZW" : compression == 8 || compression == 32946 ? "DEFLATE" : compression == 7 ? "JPEG" : "code " + std::to_string(compression);
+    std::string name = compression == 1                           ? "none"
+                       : compression == 5                         ? "LZW"
+                       : compression == 8 || compression == 32946 ? "DEFLATE"
+                       : compression == 7                         ? "JPEG"
+                                                                  : "code " + std::to_string(compression);
     out.push_back({"compression " + name, "ZSTD"});
   }
   const uint64_t bands = ifd.Get(kSamplesPerPixel, 1);

@@ -11,14 +11,14 @@
 #include "taco/dataset.h"
 #include "taco/model.h"
 #include "taco/validate.h"
-#include "validate/checks.h"
-#include "validate/container.h"
-#include "validate/legacy_checks.h"
-#include "validate/tiff_profile.h"
-#include "validate/reporter.h"
 #include "util/exception_guard.h"
 #include "util/json_text.h"
 #include "util/memory_budget.h"
+#include "validate/checks.h"
+#include "validate/container.h"
+#include "validate/legacy_checks.h"
+#include "validate/reporter.h"
+#include "validate/tiff_profile.h"
 
 namespace taco {
 
@@ -53,7 +53,8 @@ Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& r
   }
   for (int i = 0; i < out.members; ++i) {
     if (std::string outside = container.Outside(LevelMember(i)); !outside.empty()) {
-      rep.Add("outside-link", LevelMember(i), outside, "a file inside the dataset directory (readers refuse links out of it)");
+      rep.Add("outside-link", LevelMember(i), outside,
+              "a file inside the dataset directory (readers refuse links out of it)");
       return out;
     }
     auto reader = container.OpenMember(LevelMember(i));

@@ -60,8 +60,7 @@ ZipHeaderInfo CheckZipStructure(const ZipContainer& zip, Reporter& rep) {
       rep.Add("zip-store", e.name, "compression method " + std::to_string(e.method), "method 0 (STORE)");
     } else if (e.compressed_size != e.uncompressed_size) {
       rep.Add("zip-store", e.name,
-              "compressed size " + std::to_string(e.compressed_size) + ", size " +
-                  std::to_string(e.uncompressed_size),
+              "compressed size " + std::to_string(e.compressed_size) + ", size " + std::to_string(e.uncompressed_size),
               "equal sizes (STORE)");
     }
   }

@@ -16,8 +16,8 @@
 #include <filesystem>
 #include <mutex>
 #include <random>
-#include <string_view>
 #include <set>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>

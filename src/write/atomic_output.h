@@ -53,8 +53,7 @@ class AtomicOutput {
   Status Commit();
 
  private:
-  AtomicOutput(std::string final_path, std::string temp_path, bool is_directory,
-               std::vector<std::string> created_dirs);
+  AtomicOutput(std::string final_path, std::string temp_path, bool is_directory, std::vector<std::string> created_dirs);
 
   std::string final_path_;
   std::string temp_path_;

@@ -64,8 +64,9 @@ Status CheckOutputName(const std::string& output, OutputFormat format) {
     return Status::InvalidArgument(output + ": a FOLDER dataset may not be named '" + name + "'");
   }
   if (ends(".zip") || ends(".tacozip")) {
-    return Status::InvalidArgument(output + ": a FOLDER dataset may not be named *.zip or *.tacozip (readers would "
-                                            "open it as a ZIP); drop the suffix or write a ZIP (--format zip)");
+    return Status::InvalidArgument(output +
+                                   ": a FOLDER dataset may not be named *.zip or *.tacozip (readers would "
+                                   "open it as a ZIP); drop the suffix or write a ZIP (--format zip)");
   }
   return Status::OK();
 }
@@ -131,8 +132,8 @@ Result<std::vector<Part>> GroupBy(const Taco& taco, const std::string& output, c
   for (const Sample& s : taco.root().samples()) {
     std::string key;
     for (const std::string& col : cols) {
-      auto it = std::find_if(s.extensions().begin(), s.extensions().end(),
-                             [&](const Field& f) { return f.name == col; });
+      auto it =
+          std::find_if(s.extensions().begin(), s.extensions().end(), [&](const Field& f) { return f.name == col; });
       if (it == s.extensions().end()) {
         if (s.is_padding()) continue;
         return Status::InvalidArgument("group_by: sample '" + s.id() + "' has no column '" + col + "'");
@@ -154,7 +155,8 @@ Result<std::vector<Part>> GroupBy(const Taco& taco, const std::string& output, c
 
 }  // namespace
 
-static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const std::string& output, const CreateOptions& options) {
+static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const std::string& output,
+                                                        const CreateOptions& options) {
   if (output.empty()) return Status::InvalidArgument("create: the output path is empty");
   OutputFormat format = options.format;
   if (format == OutputFormat::kAuto) format = HasZipSuffix(output) ? OutputFormat::kZip : OutputFormat::kFolder;
@@ -230,9 +232,16 @@ Result<uint64_t> ParseSize(std::string_view text) {
   while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
   std::string number = s.substr(0, i), unit = s.substr(i);
   std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::toupper(c); });
-  static const std::map<std::string, double> kUnits = {
-      {"", 1},         {"B", 1},         {"K", 1024.0},       {"KB", 1024.0},     {"M", 1048576.0},
-      {"MB", 1048576.0}, {"G", 1073741824.0}, {"GB", 1073741824.0}, {"T", 1099511627776.0}, {"TB", 1099511627776.0}};
+  static const std::map<std::string, double> kUnits = {{"", 1},
+                                                       {"B", 1},
+                                                       {"K", 1024.0},
+                                                       {"KB", 1024.0},
+                                                       {"M", 1048576.0},
+                                                       {"MB", 1048576.0},
+                                                       {"G", 1073741824.0},
+                                                       {"GB", 1073741824.0},
+                                                       {"T", 1099511627776.0},
+                                                       {"TB", 1099511627776.0}};
   auto unit_it = kUnits.find(unit);
   char* end = nullptr;
   double value = number.empty() ? -1 : std::strtod(number.c_str(), &end);

@@ -31,8 +31,7 @@ Status MakeParents(const std::string& root, const std::string& relative, std::un
 
 }  // namespace
 
-Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,
-                   Progress& progress) {
+Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine, Progress& progress) {
   model::LevelTables& t = prepared.tables;
   std::unordered_set<std::string> made;
 
@@ -51,9 +50,8 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
       progress.Add(run->data.size());
     } else if (sample->range_reader() != nullptr) {
       uint32_t crc = 0;
-      TACO_RETURN_IF_ERROR(
-          CopyRangeToNewFile(*sample->range_reader(), sample->range_offset(), sample->size_bytes(), dest,
-                             sample->range_is_zip_member() ? &crc : nullptr));
+      TACO_RETURN_IF_ERROR(CopyRangeToNewFile(*sample->range_reader(), sample->range_offset(), sample->size_bytes(),
+                                              dest, sample->range_is_zip_member() ? &crc : nullptr));
       TACO_RETURN_IF_ERROR(CheckCopiedMember(*sample, {}, crc, path));
       progress.Add(sample->size_bytes());
     } else if (sample->file_path().empty()) {
@@ -76,8 +74,7 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
   for (size_t level = 0; level < t.levels.size(); ++level) {
     const Table table = std::move(t.levels[level]);  // consumed as it is written
     TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(engine, table, {kLevelZstd, 65536}));
-    TACO_RETURN_IF_ERROR(
-        WriteNewFile(temp_dir + "/METADATA/level" + std::to_string(level) + ".parquet", parquet));
+    TACO_RETURN_IF_ERROR(WriteNewFile(temp_dir + "/METADATA/level" + std::to_string(level) + ".parquet", parquet));
   }
   return WriteNewFile(temp_dir + "/COLLECTION.json", prepared.collection_json);
 }

@@ -18,7 +18,8 @@ Status AddOffsetColumns(Table& table, const std::vector<std::string>& row_paths,
   sizes.values.reserve(row_paths.size());
   for (const std::string& path : row_paths) {
     auto it = ranges.find(MemberPathOf(path));
-    if (it == ranges.end()) return Status::Internal(MemberPathOf(path) + ": member was not written before its metadata");
+    if (it == ranges.end())
+      return Status::Internal(MemberPathOf(path) + ": member was not written before its metadata");
     offsets.values.emplace_back(static_cast<int64_t>(it->second.offset));
     sizes.values.emplace_back(static_cast<int64_t>(it->second.size));
   }

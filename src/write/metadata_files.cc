@@ -95,7 +95,8 @@ Status ReadCsv(MetadataSet* set, const std::string& file, std::string_view text)
 
 Status AddJsonObject(MetadataSet* set, const std::string& file, size_t line, const std::string& where,
                      const nlohmann::ordered_json& object) {
-  if (!object.is_object()) return Status::InvalidArgument(where + ": expected a JSON object, got " + object.type_name());
+  if (!object.is_object())
+    return Status::InvalidArgument(where + ": expected a JSON object, got " + object.type_name());
   auto path_it = object.find("path");
   if (path_it == object.end() || !path_it->is_string()) {
     return Status::InvalidArgument(where + ": no \"path\" string (the sample's path relative to the source)");
@@ -249,11 +250,13 @@ Status MetadataSet::Finish(bool strict, std::vector<std::string>* widened) {
   for (size_t column = 0; column < columns_.size(); ++column) {
     if (!conflict[column]) continue;
     std::string kinds;
-    for (const auto& [type, where] : firsts[column]) kinds += (kinds.empty() ? "" : ", ") + type + " (first at " + where + ")";
+    for (const auto& [type, where] : firsts[column])
+      kinds += (kinds.empty() ? "" : ", ") + type + " (first at " + where + ")";
     const std::string what = "metadata column " + Quote(columns_[column]) + " mixes types: " + kinds;
     if (strict) {
-      return Status::InvalidArgument(what + "; make the values agree, or use the non-strict mode (--non-strict) to "
-                                            "store the column as text");
+      return Status::InvalidArgument(what +
+                                     "; make the values agree, or use the non-strict mode (--non-strict) to "
+                                     "store the column as text");
     }
     if (widened != nullptr) widened->push_back(what + "; stored as " + ResolveNulls(types_[column]).ToString());
   }

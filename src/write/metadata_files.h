@@ -52,7 +52,7 @@ namespace taco::write {
 struct MetadataCell {
   DataType type;
   Value value;
-  std::string text;  // the cell as written (CSV text, JSON dump; JSON strings unquoted)
+  std::string text;    // the cell as written (CSV text, JSON dump; JSON strings unquoted)
   bool mixed = false;  // a JSON array/object whose items had conflicting types
 };
 

@@ -68,8 +68,7 @@ std::string ValueText(const Value& v) { return v.is<std::string>() ? v.get<std::
 Value CastValue(const Value& v, const DataType& from, const DataType& to, const std::string* text) {
   if (v.is_null() || from == to) return v;
   switch (to.id) {
-    case TypeId::kString:
-      return text != nullptr ? *text : ValueText(v);
+    case TypeId::kString: return text != nullptr ? *text : ValueText(v);
     case TypeId::kDouble:
       if (v.is<int64_t>()) return static_cast<double>(v.get<int64_t>());
       if (v.is<int32_t>()) return static_cast<double>(v.get<int32_t>());
@@ -98,8 +97,7 @@ Value CastValue(const Value& v, const DataType& from, const DataType& to, const 
       }
       return out;
     }
-    default:
-      return v;
+    default: return v;
   }
 }
 

@@ -11,10 +11,10 @@
 
 #include "io/range_runs.h"
 #include "model/metadata.h"
-#include "write/rebuild_copy.h"
 #include "table/engine.h"
 #include "taco/model.h"
 #include "taco/status.h"
+#include "write/rebuild_copy.h"
 
 namespace taco::write {
 
@@ -63,8 +63,7 @@ inline std::vector<io::RangeRef> SampleRanges(const std::vector<std::pair<std::s
 // The writers consume prepared.tables.levels (each level is moved out as it is written, so
 // that its memory is released before the next one); the rest of `prepared` is left as is.
 Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine, Progress& progress);
-Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine,
-                   Progress& progress);
+Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine, Progress& progress);
 
 }  // namespace taco::write
 

@@ -22,9 +22,7 @@ constexpr std::string_view kSubfilePrefix = "/vsisubfile/";
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-bool IsCoreOrInternal(std::string_view name) {
-  return name == "id" || name == "type" || StartsWith(name, "internal:");
-}
+bool IsCoreOrInternal(std::string_view name) { return name == "id" || name == "type" || StartsWith(name, "internal:"); }
 
 std::string QuoteSql(std::string_view s) {
   std::string out = "'";
@@ -45,7 +43,8 @@ std::vector<std::string> FolderPaths(const Table& rows, size_t begin, size_t end
   for (size_t i = begin; i < std::min(end, rows.num_rows()); ++i) {
     const Value& t = rows.columns[static_cast<size_t>(type)].values[i];
     const Value& v = rows.columns[static_cast<size_t>(vsi)].values[i];
-    if (t.is<std::string>() && t.get<std::string>() == "FOLDER" && v.is<std::string>()) paths.push_back(v.get<std::string>());
+    if (t.is<std::string>() && t.get<std::string>() == "FOLDER" && v.is<std::string>())
+      paths.push_back(v.get<std::string>());
   }
   return paths;
 }
@@ -165,8 +164,8 @@ class Rebuilder {
     if (node.ok() && node->gdal_path == want) return node;
     // Duplicate ids at level 0 (TACOCAT; Read refuses a shared id): select the row by its
     // GDAL path instead.
-    TACO_ASSIGN_OR_RETURN(auto one, source_.Sql("SELECT * FROM data_raw WHERE \"internal:gdal_vsi\" = " +
-                                                QuoteSql(want)));
+    TACO_ASSIGN_OR_RETURN(auto one,
+                          source_.Sql("SELECT * FROM data_raw WHERE \"internal:gdal_vsi\" = " + QuoteSql(want)));
     return one->Read(SampleKey(int64_t{0}));
   }
 

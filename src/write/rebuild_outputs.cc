@@ -20,7 +20,7 @@ Status CheckOutputFree(const std::string& output) {
 }  // namespace
 
 static Result<std::vector<std::string>> ExportUnguarded(const Dataset& view, const std::string& output,
-                                        const ExportOptions& options) {
+                                                        const ExportOptions& options) {
   TACO_RETURN_IF_ERROR(CheckOutputFree(output));
   std::unique_ptr<Dataset> reopened;
   const Dataset* source = options.source;
@@ -45,7 +45,7 @@ Result<std::vector<std::string>> Export(const Dataset& view, const std::string& 
 }
 
 static Result<std::vector<std::string>> ConvertUnguarded(const std::string& input, const std::string& output,
-                                         const ConvertOptions& options) {
+                                                         const ConvertOptions& options) {
   TACO_RETURN_IF_ERROR(CheckOutputFree(output));
   TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, Dataset::Open(input));
   OutputFormat format = options.format;
@@ -63,7 +63,8 @@ static Result<std::vector<std::string>> ConvertUnguarded(const std::string& inpu
 }
 
 // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
-Result<std::vector<std::string>> Convert(const std::string& input, const std::string& output, const ConvertOptions& options) {
+Result<std::vector<std::string>> Convert(const std::string& input, const std::string& output,
+                                         const ConvertOptions& options) {
   return util::GuardExceptions(input, [&] { return ConvertUnguarded(input, output, options); });
 }
 

@@ -153,8 +153,8 @@ std::string MultiFileLevelQuery(const std::vector<ColumnDef>& columns, const std
   }
   std::string select;
   for (const auto& c : columns) {
-    const std::string expr = c.name == kSourceFile ? "[" + names + "][CAST(file_index AS BIGINT) + 1]"
-                                                   : QuoteIdentifier(c.name);
+    const std::string expr =
+        c.name == kSourceFile ? "[" + names + "][CAST(file_index AS BIGINT) + 1]" : QuoteIdentifier(c.name);
     select += (select.empty() ? "" : ", ") + expr + " AS " + QuoteIdentifier(c.name);
   }
   return "SELECT " + select + " FROM read_parquet([" + paths +
@@ -184,8 +184,9 @@ std::string LevelQuery(const std::vector<ColumnDef>& columns, const std::vector<
       }
       select += (select.empty() ? "" : ", ") + expr;
     }
-    selects.push_back("SELECT " + select + ", " + std::to_string(i) + " AS __taco_input, file_row_number AS __taco_row" +
-              " FROM read_parquet(" + QuoteString(levels[i]->path) + ", file_row_number = true)");
+    selects.push_back("SELECT " + select + ", " + std::to_string(i) +
+                      " AS __taco_input, file_row_number AS __taco_row" + " FROM read_parquet(" +
+                      QuoteString(levels[i]->path) + ", file_row_number = true)");
   }
   return "SELECT " + outer + " FROM (" + util::UnionAll(selects) + ") ORDER BY __taco_input, __taco_row";
 }
@@ -290,15 +291,16 @@ Status RelativizeSources(std::vector<TacocatSource>* sources, const std::string&
 // (engine.h's mapping), so that EncodeParquet writes what the engine would have written.
 bool KeepsTypeThroughQuery(std::string type) {
   while (type.size() > 2 && type.compare(type.size() - 2, 2, "[]") == 0) type.resize(type.size() - 2);
-  static const std::set<std::string> kKept = {"VARCHAR", "BLOB",   "BOOLEAN", "INTEGER",
-                                              "BIGINT",  "FLOAT",  "DOUBLE",  "TIMESTAMP"};
+  static const std::set<std::string> kKept = {"VARCHAR", "BLOB",  "BOOLEAN", "INTEGER",
+                                              "BIGINT",  "FLOAT", "DOUBLE",  "TIMESTAMP"};
   return kKept.count(type) > 0;
 }
 
 // A TACOCAT level as Parquet: through the engine-free writer (content-defined pages, as the
 // consolidated levels of create) when every column's type passes a query unchanged and the
 // rows fit the memory budget; else DuckDB's writer.
-Result<std::string> LevelToParquet(table::Engine& engine, const std::string& sql, const table::ParquetWriteOptions& opts) {
+Result<std::string> LevelToParquet(table::Engine& engine, const std::string& sql,
+                                   const table::ParquetWriteOptions& opts) {
   auto described = engine.Query("DESCRIBE " + sql);
   bool native = described.ok() && described->FindColumn("column_type") >= 0;
   if (native) {
@@ -352,8 +354,8 @@ Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSour
     for (size_t level = 0; level < opened[i].levels.size(); ++level) {
       TACO_ASSIGN_OR_RETURN(MountedLevel m, MountLevel(*engine, opened[i], level));
       if (!options.align_schemas && i > 0) {
-        TACO_RETURN_IF_ERROR(CompareSchemas(mounted[0][level].columns, m.columns, opened[0].source.path,
-                                            opened[i].source.path, level));
+        TACO_RETURN_IF_ERROR(
+            CompareSchemas(mounted[0][level].columns, m.columns, opened[0].source.path, opened[i].source.path, level));
       }
       mounted[i].push_back(std::move(m));
     }
@@ -418,7 +420,8 @@ Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSour
 
 }  // namespace write
 
-static Result<std::string> CreateTacocatUnguarded(const std::vector<std::string>& inputs, const TacocatOptions& options) {
+static Result<std::string> CreateTacocatUnguarded(const std::vector<std::string>& inputs,
+                                                  const TacocatOptions& options) {
   TACO_ASSIGN_OR_RETURN(std::vector<write::TacocatSource> sources, write::SourcesFromPaths(inputs));
   std::string dir = options.output_dir;
   if (dir.empty()) {

@@ -63,8 +63,8 @@ Result<nlohmann::ordered_json> BuildTacollectionFromSources(const std::vector<Op
 
 // Writes `<dir>/.tacocat` (or `<dir>/__TACOCAT__`) under a temporary name and returns the
 // uncommitted output (the caller commits it, e.g. after committing the parts themselves).
-Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSource>& sources,
-                                                   const std::string& dir, const TacocatOptions& options);
+Result<std::unique_ptr<AtomicOutput>> WriteTacocat(const std::vector<TacocatSource>& sources, const std::string& dir,
+                                                   const TacocatOptions& options);
 
 }  // namespace taco::write
 

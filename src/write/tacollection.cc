@@ -118,7 +118,8 @@ Result<std::optional<std::array<int64_t, 2>>> TemporalOf(const Json& collection,
     if (v.is_null()) continue;
     if (!v.is_string()) return Status::InvalidArgument(name + ": extent.temporal holds a non-string value " + v.dump());
     auto t = ParseInstant(v.get<std::string>());
-    if (!t) return Status::InvalidArgument(name + ": extent.temporal value '" + v.get<std::string>() + "' is not ISO-8601");
+    if (!t)
+      return Status::InvalidArgument(name + ": extent.temporal value '" + v.get<std::string>() + "' is not ISO-8601");
     (i == 0 ? start : end) = t;
   }
   if (!start && !end) return std::optional<std::array<int64_t, 2>>();
@@ -273,7 +274,7 @@ Result<Json> BuildTacollectionFromSources(const std::vector<OpenedSource>& sourc
 }  // namespace write
 
 static Result<nlohmann::ordered_json> BuildTacollectionUnguarded(const std::vector<std::string>& inputs,
-                                                 const TacollectionOptions& options) {
+                                                                 const TacollectionOptions& options) {
   TACO_ASSIGN_OR_RETURN(std::vector<write::TacocatSource> sources, write::SourcesFromPaths(inputs));
   std::vector<write::OpenedSource> opened;
   for (const auto& s : sources) {
@@ -284,7 +285,8 @@ static Result<nlohmann::ordered_json> BuildTacollectionUnguarded(const std::vect
 }
 
 // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
-Result<nlohmann::ordered_json> BuildTacollection(const std::vector<std::string>& inputs, const TacollectionOptions& options) {
+Result<nlohmann::ordered_json> BuildTacollection(const std::vector<std::string>& inputs,
+                                                 const TacollectionOptions& options) {
   return util::GuardExceptions("tacollection", [&] { return BuildTacollectionUnguarded(inputs, options); });
 }
 

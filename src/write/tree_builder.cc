@@ -15,9 +15,9 @@
 #include "ext/ext_threads.h"
 #include "io/thread_config.h"
 #include "taco/extensions.h"
-#include "util/json_text.h"
 #include "util/exception_guard.h"
 #include "util/iso_datetime.h"
+#include "util/json_text.h"
 #include "util/ordered_parallel.h"
 #include "util/quote.h"
 #include "write/metadata_files.h"
@@ -77,7 +77,8 @@ Status UncoveredSamples(const std::vector<std::vector<TreeNode*>>& levels, const
     }
     if (missing.empty()) continue;
     std::string message = std::to_string(missing.size()) + " of " + std::to_string(levels[level].size()) +
-                          " samples of level " + std::to_string(level) + " have no metadata row (their columns are null):";
+                          " samples of level " + std::to_string(level) +
+                          " have no metadata row (their columns are null):";
     for (size_t i = 0; i < missing.size() && i < kListed; ++i) message += (i ? ", " : " ") + Quote(missing[i]->rel);
     if (missing.size() > kListed) message += ", ...";
     if (options.require_metadata) return Status::InvalidArgument(message + " (--require-metadata)");
@@ -192,8 +193,8 @@ Result<std::vector<ExtEntry>> ParseExtensions(const std::vector<std::string>& te
 // not computed for get nulls. STAC/ISTAC columns also go to every level holding a FOLDER
 // (as nulls here, filled from the children when the FOLDER is built) once they were
 // computed for some FILE. A pattern that matches no FILE is an error naming it.
-Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSettings& settings,
-                       const std::string& src, const std::vector<std::vector<TreeNode*>>& levels,
+Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSettings& settings, const std::string& src,
+                       const std::vector<std::vector<TreeNode*>>& levels,
                        const std::function<void(size_t, size_t)>& progress) {
   if (entries.empty()) return Status::OK();
   size_t total = 0, done = 0;
@@ -255,8 +256,8 @@ Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSetti
       auto [it, inserted] = c.values.emplace(f.name, std::make_pair(std::move(f.value), &e));
       if (!inserted) {
         return Status::InvalidArgument(node->path + ": matched by both --ext " + Quote(it->second.second->text) +
-                                       " and " + Quote(e.text) + ", which both give the column " +
-                                       Quote(f.name) + " (make their file patterns disjoint)");
+                                       " and " + Quote(e.text) + ", which both give the column " + Quote(f.name) +
+                                       " (make their file patterns disjoint)");
       }
     }
     if (progress) progress(++done, total);
@@ -318,7 +319,8 @@ Status ApplyTimeColumn(const std::string& column, const std::vector<std::vector<
       int64_t micros = 0;
       if (source->value.is<TimestampUs>()) {
         micros = source->value.get<TimestampUs>().micros;
-      } else if (!source->value.is<std::string>() || !util::ParseIsoDatetime(source->value.get<std::string>(), &micros)) {
+      } else if (!source->value.is<std::string>() ||
+                 !util::ParseIsoDatetime(source->value.get<std::string>(), &micros)) {
         return Status::InvalidArgument(what + ": sample " + Quote(node->rel) + ": " +
                                        Quote(source->value.is<std::string>() ? source->value.get<std::string>() : "?") +
                                        " is not an ISO-8601 date or datetime");
@@ -445,8 +447,7 @@ Result<nlohmann::ordered_json> LoadCollectionFile(const std::string& path) {
 static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const DirectoryOptions& options) {
   Status collection_status = ValidateCollection(options.collection);
   if (!collection_status.ok()) {
-    return options.collection_name.empty() ? collection_status
-                                           : collection_status.WithPrefix(options.collection_name);
+    return options.collection_name.empty() ? collection_status : collection_status.WithPrefix(options.collection_name);
   }
   bool majortom = false;
   TACO_ASSIGN_OR_RETURN(std::vector<ExtEntry> entries, ParseExtensions(options.extensions, &majortom));
@@ -477,10 +478,10 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
   }
   nlohmann::ordered_json collection = options.collection;
   // The classes of stats-categorical, so that readers can name the probabilities (taco/stats.h).
-  const bool categorical = std::any_of(entries.begin(), entries.end(),
-                                       [](const ExtEntry& e) { return e.name == "stats-categorical"; });
-  if (categorical && !options.extension_settings.categorical_classes.empty() &&
-      collection.is_object() && !collection.contains("geotiff:class_values")) {
+  const bool categorical =
+      std::any_of(entries.begin(), entries.end(), [](const ExtEntry& e) { return e.name == "stats-categorical"; });
+  if (categorical && !options.extension_settings.categorical_classes.empty() && collection.is_object() &&
+      !collection.contains("geotiff:class_values")) {
     collection["geotiff:class_values"] = options.extension_settings.categorical_classes;
   }
   Result<Taco> taco = Taco::Make(std::move(tortilla), collection);

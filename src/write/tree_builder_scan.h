@@ -22,10 +22,10 @@ struct TreeNode {
   std::string rel;   // path relative to src, '/'-separated ("" for the root)
   std::string path;  // src + "/" + rel, for opening and messages
   bool is_dir = false;
-  uint64_t size = 0;  // files: the size the scan's stat gave
-  int level = -1;    // 0 for src's entries; -1 for the root itself
-  std::vector<TreeNode> children;  // directories only, in sample order
-  std::vector<Field> fields;       // extension fields, filled by the builder
+  uint64_t size = 0;                                       // files: the size the scan's stat gave
+  int level = -1;                                          // 0 for src's entries; -1 for the root itself
+  std::vector<TreeNode> children;                          // directories only, in sample order
+  std::vector<Field> fields;                               // extension fields, filled by the builder
   size_t order_rank = std::numeric_limits<size_t>::max();  // line in the order file
 };
 

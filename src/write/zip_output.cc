@@ -40,8 +40,7 @@ std::vector<std::string> ChildPaths(const std::string& folder, const Table& meta
 
 }  // namespace
 
-Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine,
-                Progress& progress) {
+Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine, Progress& progress) {
   model::LevelTables& t = prepared.tables;
   TACO_ASSIGN_OR_RETURN(auto zip, zip::ZipWriter::Create(temp_path));
   TACO_RETURN_IF_ERROR(zip->BeginTacoHeader());

@@ -31,12 +31,14 @@ class DatetimeFilter : public ::testing::Test {
     WriteFile(dir_ / "c.json",
               R"({"id": "times", "dataset_version": "1.0.0", "description": "datetime filter",
                   "licenses": ["CC-BY-4.0"], "providers": [{"name": "Test"}], "tasks": ["classification"]})");
-    CommandResult r = RunTaco("create " + ShellQuote(dir_ / "src") + " " + ShellQuote(dir_ / "ds.tacozip") +
-                              " --collection " + ShellQuote(dir_ / "c.json") + " --metadata " + ShellQuote(dir_ / "meta.csv"));
+    CommandResult r =
+        RunTaco("create " + ShellQuote(dir_ / "src") + " " + ShellQuote(dir_ / "ds.tacozip") + " --collection " +
+                ShellQuote(dir_ / "c.json") + " --metadata " + ShellQuote(dir_ / "meta.csv"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   std::vector<std::string> Ids(const std::string& range) {
-    CommandResult r = RunTaco("filter " + ShellQuote(dir_ / "ds.tacozip") + " --datetime " + ShellQuote(range) + " --json");
+    CommandResult r =
+        RunTaco("filter " + ShellQuote(dir_ / "ds.tacozip") + " --datetime " + ShellQuote(range) + " --json");
     EXPECT_EQ(r.exit_code, 0) << range << ": " << r.err;
     std::vector<std::string> ids;
     auto rows = nlohmann::json::parse(r.out, nullptr, false);
@@ -53,8 +55,8 @@ TEST_F(DatetimeFilter, TimesOfDayCount) {
   EXPECT_EQ(Ids("2023-06-01T12:00:00Z/2023-06-01T13:00:00Z"), (IdList{"c"}));
   EXPECT_EQ(Ids("2023-06-01T10:00Z/2023-06-01T11:00Z"), (IdList{"a", "b"}));
   EXPECT_EQ(Ids("2023-06-01T12:00:00+02:00/2023-06-01T10:40:00Z"), (IdList{"a"}));  // 10:00Z..10:40Z
-  EXPECT_EQ(Ids("2023-06-01T12:30:00Z"), (IdList{"c"}));                              // an instant
-  EXPECT_EQ(Ids("2023-06-01"), (IdList{"a", "b", "c"}));                               // the whole day
+  EXPECT_EQ(Ids("2023-06-01T12:30:00Z"), (IdList{"c"}));                            // an instant
+  EXPECT_EQ(Ids("2023-06-01"), (IdList{"a", "b", "c"}));                            // the whole day
   EXPECT_EQ(Ids("2023-06-01/2023-06-01"), (IdList{"a", "b", "c"}));
 }
 

@@ -98,14 +98,16 @@ TEST_F(FilesView, EveryFormListsEachFileOnceWithItsBytes) {
                             " 'SELECT count(*) AS n FROM level0 p JOIN level1 c ON c.\"internal:parent_id\" = "
                             "p.\"internal:current_id\"' --json"));
   EXPECT_EQ(naive[0]["n"], 18);
-  auto files = Rows(RunTaco("sql " + ShellQuote(dir_ / "parts/.tacocat") + " 'SELECT count(*) AS n FROM files' --json"));
+  auto files =
+      Rows(RunTaco("sql " + ShellQuote(dir_ / "parts/.tacocat") + " 'SELECT count(*) AS n FROM files' --json"));
   EXPECT_EQ(files[0]["n"], 6);
 }
 
 TEST_F(FilesView, ImageAndMaskOfEveryTrainSampleInOneCall) {
   for (const std::string& ds : Forms()) {
     SCOPED_TRACE(ds);
-    auto train = Rows(RunTaco("files " + ShellQuote(ds) + " --sql \"SELECT * FROM data WHERE split = 'train'\" --json"));
+    auto train =
+        Rows(RunTaco("files " + ShellQuote(ds) + " --sql \"SELECT * FROM data WHERE split = 'train'\" --json"));
     ASSERT_EQ(train.size(), 4u) << train.dump();
     EXPECT_EQ(train[0]["path"], "tile_a/image.tif");
     EXPECT_EQ(train[3]["path"], "tile_c/mask.tif");

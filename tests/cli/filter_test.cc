@@ -27,11 +27,12 @@ TEST(FilterCommand, FlatZipAcceptanceChecks) {
   EXPECT_EQ(Column(RunTaco("filter " + p + " --bbox 50,50,51,51 --json"), "id").size(), 0u);
   EXPECT_EQ(Column(RunTaco("filter " + p + " --datetime 2023-01-01/2023-02-15 --json"), "id").size(), 2u);
   EXPECT_EQ(Column(RunTaco("filter " + p + " --datetime 2023-01-01 --json"), "id").size(), 1u);
-  EXPECT_EQ(Column(RunTaco("filter " + p + " --bbox=-80,-15,-70,0 --datetime 2023-01-01/2023-06-01 --json"),
-                   "location"),
-            (std::vector<std::string>{"lima"}));
-  EXPECT_EQ(Column(RunTaco("filter " + p + " --sql 'select * from data where cloud_cover > 20' "
-                                           "--datetime 2023-01-01/2023-03-31 --json"),
+  EXPECT_EQ(
+      Column(RunTaco("filter " + p + " --bbox=-80,-15,-70,0 --datetime 2023-01-01/2023-06-01 --json"), "location"),
+      (std::vector<std::string>{"lima"}));
+  EXPECT_EQ(Column(RunTaco("filter " + p +
+                           " --sql 'select * from data where cloud_cover > 20' "
+                           "--datetime 2023-01-01/2023-03-31 --json"),
                    "location"),
             (std::vector<std::string>{"nyc"}));
 }

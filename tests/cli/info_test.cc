@@ -35,9 +35,18 @@ TEST(InfoCommand, FlatZipHeaderAndLevel0) {
   ASSERT_EQ(j["levels"].size(), 1u);
   EXPECT_EQ(j["levels"][0]["level"], 0);
   EXPECT_EQ(j["levels"][0]["rows"], 5);
-  std::vector<std::string> expected = {"id", "type", "istac:geometry", "istac:centroid", "istac:time_start",
-                                       "cloud_cover", "location", "stac:tensor_shape", "geotiff:stats",
-                                       "internal:current_id", "internal:parent_id", "internal:offset",
+  std::vector<std::string> expected = {"id",
+                                       "type",
+                                       "istac:geometry",
+                                       "istac:centroid",
+                                       "istac:time_start",
+                                       "cloud_cover",
+                                       "location",
+                                       "stac:tensor_shape",
+                                       "geotiff:stats",
+                                       "internal:current_id",
+                                       "internal:parent_id",
+                                       "internal:offset",
                                        "internal:size"};
   EXPECT_EQ(ColumnNames(j["levels"][0]), expected);
   nlohmann::json types = j["levels"][0]["columns"];
@@ -141,7 +150,8 @@ TEST(InfoCommand, FolderWithoutCollectionIsExit2) {
 TEST(InfoCommand, BadCollectionJson) {
   TempDir tmp;
   std::string root = tmp / "ds";
-  ASSERT_EQ(RunCommand("cp -r " + ShellQuote(UpstreamFixtures() + "/folder/flat") + " " + ShellQuote(root)).exit_code, 0);
+  ASSERT_EQ(RunCommand("cp -r " + ShellQuote(UpstreamFixtures() + "/folder/flat") + " " + ShellQuote(root)).exit_code,
+            0);
   WriteFile(root + "/COLLECTION.json", "{not json");
   CommandResult r = RunTaco("info " + ShellQuote(root));
   EXPECT_EQ(r.exit_code, 2);

@@ -66,7 +66,8 @@ TEST_F(KeysCli, NumericIdsAreIdsAndAtIsAPosition) {
 }
 
 TEST_F(KeysCli, ZeroPaddedIdsAndDeeperLevels) {
-  const std::string ds = ShellQuote(Make("padded.tacozip", {{"t/0001", "one"}, {"t/0002", "two"}, {"u/0001", "u1"}, {"u/0002", "u2"}}));
+  const std::string ds =
+      ShellQuote(Make("padded.tacozip", {{"t/0001", "one"}, {"t/0002", "two"}, {"u/0001", "u1"}, {"u/0002", "u2"}}));
   CommandResult id = RunTaco("cat " + ds + " t 0001");
   EXPECT_EQ(id.exit_code, 0) << id.err;
   EXPECT_EQ(id.out, "one");

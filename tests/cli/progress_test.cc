@@ -60,7 +60,8 @@ TEST(Progress, TacocatDrawsABarOnATerminal) {
   SmallTree tree;
   const std::string parts = tree.dir / "parts";
   ASSERT_EQ(RunTaco(tree.CreateArgs(parts + "/ds.tacozip", " --split-size 250000 --no-consolidate")).exit_code, 0);
-  const std::string inputs = ShellQuote(parts + "/ds_part0001.tacozip") + " " + ShellQuote(parts + "/ds_part0002.tacozip");
+  const std::string inputs =
+      ShellQuote(parts + "/ds_part0001.tacozip") + " " + ShellQuote(parts + "/ds_part0002.tacozip");
   CommandResult r = RunOnTerminal("tacocat " + inputs);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("consolidating ["), std::string::npos) << r.out;

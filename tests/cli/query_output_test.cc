@@ -82,11 +82,12 @@ TEST(TableOutput, LimitAndColumns) {
 }
 
 TEST(SqlFunctions, WkbAsTextAndBbox) {
-  CommandResult r = RunTaco("sql " + Flat() +
-                            " \"select taco_wkb_as_text(\\\"istac:centroid\\\") as t, ST_AsText(\\\"istac:centroid\\\") "
-                            "as s, taco_wkb_bbox(\\\"istac:centroid\\\").xmin as x, taco_wkb_bbox(\\\"istac:geometry\\\")"
-                            ".ymax > taco_wkb_bbox(\\\"istac:geometry\\\").ymin as tall from data where id = 'sample_0'\""
-                            " --format csv");
+  CommandResult r =
+      RunTaco("sql " + Flat() +
+              " \"select taco_wkb_as_text(\\\"istac:centroid\\\") as t, ST_AsText(\\\"istac:centroid\\\") "
+              "as s, taco_wkb_bbox(\\\"istac:centroid\\\").xmin as x, taco_wkb_bbox(\\\"istac:geometry\\\")"
+              ".ymax > taco_wkb_bbox(\\\"istac:geometry\\\").ymin as tall from data where id = 'sample_0'\""
+              " --format csv");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "t,s,x,tall\nPOINT (-0.35 39.45),POINT (-0.35 39.45),-0.35,true\n");
   CommandResult bad = RunTaco("sql " + Flat() + " \"select taco_wkb_as_text('\\\\x01'::BLOB)\"");
@@ -111,7 +112,8 @@ TEST(SqlStatements, DescribeShowTablesSummarize) {
   EXPECT_EQ(d.out.find("internal:offset"), std::string::npos) << d.out;
   CommandResult raw = RunTaco("sql " + Flat() + " 'describe data_raw;' --format csv");
   EXPECT_NE(raw.out.find("internal:offset"), std::string::npos) << raw.out;
-  CommandResult q = RunTaco("sql " + Flat() + " 'DESCRIBE SELECT id, cloud_cover FROM data' --format csv "
+  CommandResult q = RunTaco("sql " + Flat() +
+                            " 'DESCRIBE SELECT id, cloud_cover FROM data' --format csv "
                             "--columns column_name,column_type");
   EXPECT_EQ(q.out, "column_name,column_type\nid,VARCHAR\ncloud_cover,DOUBLE\n") << q.err;
   CommandResult t = RunTaco("sql " + Flat() + " 'SHOW TABLES' --format csv --columns name");
@@ -169,8 +171,8 @@ struct TwoDatasets {
   TwoDatasets() {
     WriteFile(tmp / "c.json", R"({"id": "m", "dataset_version": "1", "description": "d", "licenses": ["x"],
       "providers": [{"name": "t"}], "tasks": ["other"]})");
-    for (const auto& [dir, ids] : {std::pair<std::string, std::vector<std::string>>{"sa", {"a1", "a2"}},
-                                   {"sb", {"b1", "b2", "b3"}}}) {
+    for (const auto& [dir, ids] :
+         {std::pair<std::string, std::vector<std::string>>{"sa", {"a1", "a2"}}, {"sb", {"b1", "b2", "b3"}}}) {
       fs::create_directories(tmp / dir);
       for (const auto& id : ids) WriteFile(tmp / (dir + "/" + id), "bytes " + id);
     }
@@ -188,14 +190,16 @@ TEST(SeveralDatasets, SqlFilterExport) {
   CommandResult sql = RunTaco("sql " + both + " 'select id from data order by id' --format csv");
   EXPECT_EQ(sql.exit_code, 0) << sql.err;
   EXPECT_EQ(sql.out, "id\na1\na2\nb1\nb2\nb3\n");
-  CommandResult filter = RunTaco("filter " + both + " --sql \"select * from data where id like '%2'\" --format csv "
+  CommandResult filter = RunTaco("filter " + both +
+                                 " --sql \"select * from data where id like '%2'\" --format csv "
                                  "--columns id");
   EXPECT_EQ(filter.exit_code, 0) << filter.err;
   EXPECT_EQ(filter.out, "id\na2\nb2\n");
   CommandResult exp = RunTaco("-q export " + both + " " + ShellQuote(d.tmp / "out.tacozip") +
                               " --sql \"select * from data where id <> 'b3'\"");
   EXPECT_EQ(exp.exit_code, 0) << exp.err;
-  CommandResult check = RunTaco("sql " + ShellQuote(d.tmp / "out.tacozip") + " 'select id from data order by id' "
+  CommandResult check = RunTaco("sql " + ShellQuote(d.tmp / "out.tacozip") +
+                                " 'select id from data order by id' "
                                 "--format csv");
   EXPECT_EQ(check.out, "id\na1\na2\nb1\nb2\n") << check.err;
   CommandResult bytes = RunTaco("cat " + ShellQuote(d.tmp / "out.tacozip") + " b2");

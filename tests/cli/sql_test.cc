@@ -31,9 +31,10 @@ TEST(SqlCommand, QuotedDataAndStringLiterals) {
 }
 
 TEST(SqlCommand, TablesDataRawAndLevels) {
-  CommandResult raw = RunTaco("sql " + Flat() +
-                              " 'select \"internal:offset\" as o, \"internal:size\" as s from data_raw order by 1 limit 2'"
-                              " --format csv");
+  CommandResult raw =
+      RunTaco("sql " + Flat() +
+              " 'select \"internal:offset\" as o, \"internal:size\" as s from data_raw order by 1 limit 2'"
+              " --format csv");
   EXPECT_EQ(raw.exit_code, 0) << raw.err;
   EXPECT_EQ(raw.out, "o,s\n200,16\n259,13\n");
   CommandResult level = RunTaco("sql " + Nested() + " 'select count(*) as n from level1' --format csv");
@@ -55,8 +56,9 @@ TEST(SqlCommand, CsvQuotingBinaryListsTimestamps) {
 }
 
 TEST(SqlCommand, JsonIsAListOfRowObjects) {
-  CommandResult r = RunTaco("sql " + Flat() +
-                            " 'select id, cloud_cover, \"stac:tensor_shape\" as shape from data order by id limit 2' --json");
+  CommandResult r =
+      RunTaco("sql " + Flat() +
+              " 'select id, cloud_cover, \"stac:tensor_shape\" as shape from data order by id limit 2' --json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.is_array());

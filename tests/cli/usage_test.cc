@@ -47,8 +47,7 @@ TEST(Usage, UnknownCommandSuggestsTheNearest) {
   CommandResult far = RunTaco("frobnicate");
   EXPECT_EQ(far.err.substr(0, far.err.find('\n')), "taco: unknown command 'frobnicate'");
   CommandResult help_typo = RunTaco("help sqll");
-  EXPECT_EQ(help_typo.err.substr(0, help_typo.err.find('\n')),
-            "taco: unknown command 'sqll' (did you mean 'sql'?)");
+  EXPECT_EQ(help_typo.err.substr(0, help_typo.err.find('\n')), "taco: unknown command 'sqll' (did you mean 'sql'?)");
 }
 
 TEST(Usage, MissingArgumentPointsAtTheCommandsHelp) {

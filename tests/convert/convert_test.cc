@@ -122,7 +122,8 @@ int ExpectSameDataset(const std::string& a, const std::string& b) {
   }
   // Collection fields other than the generated ones survive.
   for (const char* key : {"id", "dataset_version", "description", "licenses", "providers", "tasks", "extent"}) {
-    EXPECT_EQ(da->collection().value(key, nlohmann::ordered_json()), db->collection().value(key, nlohmann::ordered_json()))
+    EXPECT_EQ(da->collection().value(key, nlohmann::ordered_json()),
+              db->collection().value(key, nlohmann::ordered_json()))
         << key;
   }
   // tacotoolbox 0.26 adds a pit `shape` array (its virtual padding) that our writer does not
@@ -234,13 +235,14 @@ void WriteZipWithId(const std::string& path, const std::string& id) {
   ASSERT_TRUE(parquet.ok()) << parquet.status().ToString();
   auto l0 = (*zip)->AddBytes("METADATA/level0.parquet", *parquet);
   ASSERT_TRUE(l0.ok());
-  nlohmann::ordered_json c = {{"id", "evil"},
-                              {"dataset_version", "1"},
-                              {"description", "d"},
-                              {"licenses", {"x"}},
-                              {"providers", {{{"name", "p"}}}},
-                              {"tasks", {"other"}},
-                              {"taco:pit_schema", {{"root", {{"n", 1}, {"type", "FILE"}}}, {"hierarchy", nlohmann::ordered_json::object()}}}};
+  nlohmann::ordered_json c = {
+      {"id", "evil"},
+      {"dataset_version", "1"},
+      {"description", "d"},
+      {"licenses", {"x"}},
+      {"providers", {{{"name", "p"}}}},
+      {"tasks", {"other"}},
+      {"taco:pit_schema", {{"root", {{"n", 1}, {"type", "FILE"}}}, {"hierarchy", nlohmann::ordered_json::object()}}}};
   auto col = (*zip)->AddBytes("COLLECTION.json", c.dump());
   ASSERT_TRUE(col.ok());
   ASSERT_TRUE((*zip)->SetTacoHeader({{l0->data_offset, l0->size}, {col->data_offset, col->size}}).ok());
@@ -430,8 +432,8 @@ TEST(ConvertCli, ExistingOutputExitCode2) {
 
 TEST(ExportCli, BboxAndSql) {
   TempDir tmp;
-  auto r = RunTaco("export " + ShellQuote(FlatZip()) + " " + ShellQuote(tmp / "v.tacozip") +
-                   " --bbox -0.5,39.3,-0.2,39.6");
+  auto r =
+      RunTaco("export " + ShellQuote(FlatZip()) + " " + ShellQuote(tmp / "v.tacozip") + " --bbox -0.5,39.3,-0.2,39.6");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, tmp / "v.tacozip" + "\n");
   auto v = OpenOrDie(tmp / "v.tacozip");
@@ -474,10 +476,10 @@ TEST(ConvertCli, RoundTripsPassValidate) {
   struct Case {
     std::string input, first, second;
   };
-  for (const Case& c : {Case{f + "/zip/nested/nested.tacozip", "n_folder", "n.tacozip"},
-                        Case{f + "/zip/flat/flat.tacozip", "f_folder", "f.tacozip"},
-                        Case{f + "/folder/nested", "nz.tacozip", "nz_folder"},
-                        Case{f + "/folder/flat", "fz.tacozip", "fz_folder"}}) {
+  for (const Case& c :
+       {Case{f + "/zip/nested/nested.tacozip", "n_folder", "n.tacozip"},
+        Case{f + "/zip/flat/flat.tacozip", "f_folder", "f.tacozip"},
+        Case{f + "/folder/nested", "nz.tacozip", "nz_folder"}, Case{f + "/folder/flat", "fz.tacozip", "fz_folder"}}) {
     ASSERT_EQ(RunTaco("convert " + ShellQuote(c.input) + " " + ShellQuote(tmp / c.first)).exit_code, 0) << c.input;
     ASSERT_EQ(RunTaco("convert " + ShellQuote(tmp / c.first) + " " + ShellQuote(tmp / c.second)).exit_code, 0);
     for (const std::string& out : {c.first, c.second}) {

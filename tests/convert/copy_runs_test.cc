@@ -59,12 +59,16 @@ void MakeSourceZip(const std::string& path, int folders) {
     auto folder = Sample::FromTortilla(id, *Tortilla::Make(std::move(kids)));
     ASSERT_TRUE(folder.ok()) << folder.status().ToString();
     Sample s = *folder;
-    ASSERT_TRUE(s.Extend(Field{"split", DataType::String(), Value(std::string(i % 3 == 0 ? "test" : "train")), ""}).ok());
+    ASSERT_TRUE(
+        s.Extend(Field{"split", DataType::String(), Value(std::string(i % 3 == 0 ? "test" : "train")), ""}).ok());
     roots.push_back(std::move(s));
   }
-  nlohmann::ordered_json collection = {{"id", "runs"},         {"dataset_version", "1"},
-                                       {"description", "runs"}, {"licenses", {"CC0-1.0"}},
-                                       {"providers", {{{"name", "t"}}}}, {"tasks", {"other"}}};
+  nlohmann::ordered_json collection = {{"id", "runs"},
+                                       {"dataset_version", "1"},
+                                       {"description", "runs"},
+                                       {"licenses", {"CC0-1.0"}},
+                                       {"providers", {{{"name", "t"}}}},
+                                       {"tasks", {"other"}}};
   auto taco = Taco::Make(*Tortilla::Make(std::move(roots)), collection);
   ASSERT_TRUE(taco.ok()) << taco.status().ToString();
   auto out = Create(*taco, path);
@@ -79,7 +83,6 @@ std::map<std::string, std::string> TreeBytes(const std::string& dir) {
   }
   return out;
 }
-
 
 struct Setting {
   std::string run_bytes;  // TACO_COPY_RUN_BYTES ("" = default 8 MiB)

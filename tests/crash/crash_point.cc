@@ -115,7 +115,8 @@ ssize_t writev(int fd, const struct iovec* iov, int cnt) {
 }
 ssize_t copy_file_range(int in, off64_t* in_off, int out, off64_t* out_off, size_t n, unsigned flags) {
   NEXT(copy_file_range);
-  return Call<decltype(real(in, in_off, out, out_off, n, flags))>(true, [&] { return real(in, in_off, out, out_off, n, flags); });
+  return Call<decltype(real(in, in_off, out, out_off, n, flags))>(
+      true, [&] { return real(in, in_off, out, out_off, n, flags); });
 }
 ssize_t sendfile(int out, int in, off_t* off, size_t n) {
   NEXT(sendfile);

@@ -126,8 +126,8 @@ class CrashSafetyTest : public ::testing::Test {
     testing::WriteFile(*tmp_ / "meta.csv", "path,split\ntile_0,train\ntile_1,test\ntile_2/a.bin,train\n");
     // Inputs of convert / export / tacocat, written without interruption.
     fs::create_directories(*tmp_ / "in");
-    for (const auto& [out, extra] : std::vector<std::pair<std::string, std::string>>{
-             {"in/ds.tacozip", ""}, {"in/ds_folder", "--format folder"}}) {
+    for (const auto& [out, extra] :
+         std::vector<std::pair<std::string, std::string>>{{"in/ds.tacozip", ""}, {"in/ds_folder", "--format folder"}}) {
       auto r = testing::RunTaco("create " + testing::ShellQuote(src) + " " + testing::ShellQuote(*tmp_ / out) +
                                 " --collection " + testing::ShellQuote(*tmp_ / "collection.json") + " --metadata " +
                                 testing::ShellQuote(*tmp_ / "meta.csv") + " " + extra);
@@ -148,23 +148,33 @@ class CrashSafetyTest : public ::testing::Test {
         {"create folder", {"create", src, "{out}", "--collection", collection, "--format", "folder"}, "ds"},
         {"convert zip->folder", {"convert", *tmp_ / "in/ds.tacozip", "{out}"}, "ds"},
         {"convert folder->zip", {"convert", *tmp_ / "in/ds_folder", "{out}"}, "ds.tacozip"},
-        {"export", {"export", *tmp_ / "in/ds.tacozip", "{out}", "--sql", "SELECT * FROM data WHERE id <> 'tile_2'"},
+        {"export",
+         {"export", *tmp_ / "in/ds.tacozip", "{out}", "--sql", "SELECT * FROM data WHERE id <> 'tile_2'"},
          "sub.tacozip"},
-        {"tacocat", {"tacocat", "{outdir}/parts/p1.tacozip", "{outdir}/parts/p2.tacozip", "-o", "{outdir}"},
-         ".tacocat", true, true},
+        {"tacocat",
+         {"tacocat", "{outdir}/parts/p1.tacozip", "{outdir}/parts/p2.tacozip", "-o", "{outdir}"},
+         ".tacocat",
+         true,
+         true},
         {"tacocat single file",
          {"tacocat", "{outdir}/parts/p1.tacozip", "{outdir}/parts/p2.tacozip", "-o", "{outdir}", "--single-file"},
-         "__TACOCAT__", true, true},
+         "__TACOCAT__",
+         true,
+         true},
     };
   }
 
   static std::vector<std::string> Args(const Writer& w, const std::string& outdir) {
     std::vector<std::string> out;
     for (const std::string& a : w.args) {
-      if (a == "{out}") out.push_back(outdir + "/" + w.output_name);
-      else if (a == "{outdir}") out.push_back(outdir);
-      else if (a.rfind("{outdir}/", 0) == 0) out.push_back(outdir + a.substr(8));
-      else out.push_back(a);
+      if (a == "{out}")
+        out.push_back(outdir + "/" + w.output_name);
+      else if (a == "{outdir}")
+        out.push_back(outdir);
+      else if (a.rfind("{outdir}/", 0) == 0)
+        out.push_back(outdir + a.substr(8));
+      else
+        out.push_back(a);
     }
     return out;
   }
@@ -197,8 +207,9 @@ class CrashSafetyTest : public ::testing::Test {
       auto report = Validate(path);
       ASSERT_TRUE(report.ok()) << context << ": " << report.status().ToString();
       EXPECT_TRUE(report->ok()) << context << ": " << report->violations.size() << " violations, first "
-                                << (report->violations.empty() ? "" : report->violations[0].rule + " " +
-                                                                          report->violations[0].where);
+                                << (report->violations.empty()
+                                        ? ""
+                                        : report->violations[0].rule + " " + report->violations[0].where);
     }
   }
 
@@ -275,7 +286,8 @@ TEST_F(CrashSafetyTest, KilledAtAnyPointLeavesNothingOrACompleteOutput) {
       // A rerun writes the output (when absent) and removes those temporaries.
       if (exists) fs::remove_all(final_path);
       Outcome again = RunTaco(args, {}, dir + "/../log2.txt");
-      ASSERT_TRUE(again.exited && again.exit_code == 0) << context << ": rerun: " << testing::ReadFile(dir + "/../log2.txt");
+      ASSERT_TRUE(again.exited && again.exit_code == 0)
+          << context << ": rerun: " << testing::ReadFile(dir + "/../log2.txt");
       EXPECT_EQ(Others(dir, Expected(w, true)), std::set<std::string>{}) << context << ": the rerun left temporaries";
       ExpectComplete(w, final_path, context + ", rerun");
       fs::remove_all(run_dir);

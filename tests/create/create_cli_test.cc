@@ -147,8 +147,7 @@ void CheckLevels(const nlohmann::json& info, bool zip) {
   }
   EXPECT_EQ(info["pit_schema"]["root"]["n"], 3);
   EXPECT_EQ(info["pit_schema"]["root"]["type"], "FOLDER");
-  EXPECT_EQ(info["pit_schema"]["hierarchy"]["1"][0]["id"],
-            nlohmann::json::parse(R"(["s2", "s1", "__TACOPAD__0"])"));
+  EXPECT_EQ(info["pit_schema"]["hierarchy"]["1"][0]["id"], nlohmann::json::parse(R"(["s2", "s1", "__TACOPAD__0"])"));
   EXPECT_EQ(info["pit_schema"]["hierarchy"]["2"][0]["id"],
             nlohmann::json::parse(R"(["B02.tif", "B03.tif", "B04.tif"])"));
   EXPECT_EQ(info["pit_schema"]["hierarchy"]["2"][1]["id"],
@@ -201,8 +200,8 @@ TEST(CreateCommand, ThreeLevelTreeAsZip) {
   for (int level = 0; level < 3; ++level) {
     SCOPED_TRACE("level " + std::to_string(level));
     std::string sql = "SELECT id, type, \"internal:offset\" AS o, \"internal:size\" AS s" +
-                      std::string(level > 0 ? ", \"internal:relative_path\" AS rp" : ", id AS rp") +
-                      " FROM level" + std::to_string(level) + "_table";
+                      std::string(level > 0 ? ", \"internal:relative_path\" AS rp" : ", id AS rp") + " FROM level" +
+                      std::to_string(level) + "_table";
     auto rows = ds.QueryRaw(sql);
     ASSERT_TRUE(rows.ok()) << rows.status().ToString();
     size_t files_checked = 0;
@@ -292,8 +291,9 @@ TEST(CreateCommand, BrokenPitBadIdAndMissingCollectionFieldLeaveNothing) {
       // tile_c/s2 (first in order) has B02, B04: position 1 is B04 there but B03 elsewhere.
       fs::rename(tree.src + "/tile_c/s2/B03.tif", tree.src + "/tile_c/s2/B04.tif");
       ExpectCleanFailure(tree.CreateArgs(tree.dir / "out/ds" + suffix), tree.dir / "out",
-                         tree.src + ": PIT: level 2: folder 'tile_a/s2' has id 'B03.tif' at position 1, expected "
-                                    "'B04.tif' (as 'tile_c/s2')");
+                         tree.src +
+                             ": PIT: level 2: folder 'tile_a/s2' has id 'B03.tif' at position 1, expected "
+                             "'B04.tif' (as 'tile_c/s2')");
     }
     {
       Tree tree;

@@ -31,8 +31,7 @@ constexpr const char* kCollection = R"({"id": "ext_threads", "dataset_version": 
   "description": "image and mask per sample", "licenses": ["CC-BY-4.0"],
   "providers": [{"name": "tests"}], "tasks": ["segmentation"]})";
 
-constexpr const char* kExt =
-    "--ext stac,istac,stats:image.tif,stats-categorical:mask.tif,majortom --classes 0,1,2";
+constexpr const char* kExt = "--ext stac,istac,stats:image.tif,stats-categorical:mask.tif,majortom --classes 0,1,2";
 
 // Sets an environment variable for the `taco` processes the test starts ("" unsets it).
 class ScopedEnv {
@@ -59,8 +58,7 @@ class ScopedEnv {
 };
 
 // A 16×16 GeoTIFF with 100 m pixels at (x, y) in `epsg`, pixels varying with `seed`.
-void Raster(const std::string& path, int epsg, double x, double y, int bands, GDALDataType type, int modulo,
-            int seed) {
+void Raster(const std::string& path, int epsg, double x, double y, int bands, GDALDataType type, int modulo, int seed) {
   RasterSpec spec;
   spec.cols = spec.rows = 16;
   spec.type = type;
@@ -103,7 +101,6 @@ struct Tree {
            ShellQuote(dir / "collection.json") + " -q " + options;
   }
 };
-
 
 // Every regular file below `dir`, by relative path.
 std::map<std::string, std::string> TreeBytes(const std::string& dir) {

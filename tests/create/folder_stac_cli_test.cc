@@ -57,8 +57,9 @@ struct ImageMaskTree {
       Raster(src + "/" + t.id + "/mask.tif", t.epsg, t.x, t.y, 1, GDT_Byte, 3);
     }
     WriteFile(dir / "collection.json", kCollection);
-    WriteFile(dir / "meta.csv", "path,date,label\ntile_a,2023-01-10,land\ntile_b,2023-02-10,water\n"
-                                "tile_c,2023-03-10T12:00:00Z,land\n");
+    WriteFile(dir / "meta.csv",
+              "path,date,label\ntile_a,2023-01-10,land\ntile_b,2023-02-10,water\n"
+              "tile_c,2023-03-10T12:00:00Z,land\n");
   }
 
   std::string Create(const std::string& out, const std::string& options) const {
@@ -152,11 +153,12 @@ TEST(StacFolderCli, ImageMaskLayoutFiltersOnLevelZeroAndHasATemporalExtent) {
 
 TEST(StacFolderCli, FolderTimesComeFromTheFilesWhenTheFoldersHaveNone) {
   ImageMaskTree tree;
-  WriteFile(tree.dir / "files.csv", "path,when\ntile_a/image.tif,2023-05-01\ntile_a/mask.tif,2023-05-03\n"
-                                    "tile_b/image.tif,2023-06-01\n");
+  WriteFile(tree.dir / "files.csv",
+            "path,when\ntile_a/image.tif,2023-05-01\ntile_a/mask.tif,2023-05-03\n"
+            "tile_b/image.tif,2023-06-01\n");
   const std::string out = tree.dir / "out";
-  CommandResult r = RunTaco(tree.Create(out, "--metadata " + ShellQuote(tree.dir / "files.csv") +
-                                                 " --ext istac --time-column when"));
+  CommandResult r =
+      RunTaco(tree.Create(out, "--metadata " + ShellQuote(tree.dir / "files.csv") + " --ext istac --time-column when"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = RunTaco("sql " + ShellQuote(out) +
               " 'select id, \"istac:time_start\" AS s, \"istac:time_end\" AS e, \"istac:crs\" AS crs from data "

@@ -42,8 +42,10 @@ TEST_F(MetadataConflictCli, StrictRefusesWithColumnAndRows) {
            Case{"m2.jsonl", "{\"path\": \"a.bin\", \"x\": [1]}\n{\"path\": \"b.bin\", \"x\": 1}\n",
                 "metadata column 'x' mixes types: list<item: int64> (first at " + dir_ / "m2.jsonl:1: [1]), int64"},
            Case{"m3.csv", "path,when\na.bin,2023-01-01\nb.bin,2023-01-02T10:00:00Z\nc.bin,yesterday\n",
-                "metadata column 'when' mixes types: timestamp[us] (first at " + dir_ / "m3.csv:2: 2023-01-01), "
-                "string (first at " + dir_ / "m3.csv:4: yesterday)"},
+                "metadata column 'when' mixes types: timestamp[us] (first at " +
+                    dir_ / "m3.csv:2: 2023-01-01), "
+                           "string (first at " +
+                    dir_ / "m3.csv:4: yesterday)"},
        }) {
     SCOPED_TRACE(c.file);
     WriteFile(dir_ / c.file, c.text);
@@ -59,11 +61,13 @@ TEST_F(MetadataConflictCli, NonStrictWidensAndReports) {
   WriteFile(dir_ / "m.csv", "path,when\na.bin,2023-01-01\nb.bin,2023-01-02\nc.bin,yesterday\n");
   CommandResult r = Create(dir_ / "m.csv", "out.tacozip", " --non-strict");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("taco: warning: metadata column 'when' mixes types: timestamp[us] (first at " + dir_ /
-                       "m.csv:2: 2023-01-01), string (first at " + dir_ / "m.csv:4: yesterday); stored as string"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("taco: warning: metadata column 'when' mixes types: timestamp[us] (first at " +
+                 dir_ / "m.csv:2: 2023-01-01), string (first at " + dir_ / "m.csv:4: yesterday); stored as string"),
+      std::string::npos)
       << r.err;
-  CommandResult q = RunTaco("sql " + ShellQuote(dir_ / "out.tacozip") + " 'SELECT id, \"when\" FROM data ORDER BY id' --format csv");
+  CommandResult q =
+      RunTaco("sql " + ShellQuote(dir_ / "out.tacozip") + " 'SELECT id, \"when\" FROM data ORDER BY id' --format csv");
   EXPECT_EQ(q.exit_code, 0) << q.err;
   EXPECT_EQ(q.out, "id,when\na.bin,2023-01-01\nb.bin,2023-01-02\nc.bin,yesterday\n");
   // Consistent columns give no warning.

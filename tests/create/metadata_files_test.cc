@@ -191,11 +191,14 @@ TEST(MetadataSetTest, TypeConflictsAreRefusedWhenStrict) {
     return set.Finish(strict, widened);
   };
   Status a = finish("a.jsonl", "{\"path\": \"p\", \"x\": 1}\n{\"path\": \"q\", \"x\": \"a\"}\n", true, nullptr);
-  EXPECT_EQ(a.message(), "metadata column 'x' mixes types: int64 (first at " + dir / "a.jsonl:1: 1), string (first at " +
-                             dir / "a.jsonl:2: a); make the values agree, or use the non-strict mode (--non-strict) to "
-                             "store the column as text");
+  EXPECT_EQ(a.message(), "metadata column 'x' mixes types: int64 (first at " +
+                             dir / "a.jsonl:1: 1), string (first at " +
+                             dir /
+                                 "a.jsonl:2: a); make the values agree, or use the non-strict mode (--non-strict) to "
+                                 "store the column as text");
   Status b = finish("b.jsonl", "{\"path\": \"p\", \"x\": [1]}\n{\"path\": \"q\", \"x\": 1}\n", true, nullptr);
-  EXPECT_NE(b.message().find("list<item: int64> (first at " + dir / "b.jsonl:1: [1]), int64 (first at"), std::string::npos)
+  EXPECT_NE(b.message().find("list<item: int64> (first at " + dir / "b.jsonl:1: [1]), int64 (first at"),
+            std::string::npos)
       << b.message();
   Status c = finish("c.csv", "path,when\np,2023-01-01\nq,2023-01-02\nr,yesterday\n", true, nullptr);
   EXPECT_NE(c.message().find("timestamp[us] (first at " + dir / "c.csv:2: 2023-01-01), string (first at " +
@@ -234,7 +237,8 @@ TEST(MetadataSetTest, ErrorsNameFileAndLine) {
             dir / "c.csv:4: column 'y' of 'p' is already given at " + dir / "c.csv:2");
   EXPECT_NE(error_of("d.csv", "path,bad key\np,1\n").find(dir / "d.csv:1: column 'bad key': extension key"),
             std::string::npos);
-  EXPECT_NE(error_of("e.jsonl", "{\"path\": \"p\"}\n{oops}\n").find(dir / "e.jsonl:2: is not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of("e.jsonl", "{\"path\": \"p\"}\n{oops}\n").find(dir / "e.jsonl:2: is not valid JSON"),
+            std::string::npos);
   EXPECT_EQ(error_of("f.jsonl", "[1]\n"), dir / "f.jsonl: element 0: expected a JSON object, got number");
   EXPECT_EQ(error_of("g.txt", "path\n"),
             dir / "g.txt: unknown metadata format (use .csv, .jsonl/.ndjson/.json or .parquet)");

@@ -190,8 +190,9 @@ TEST(TreeBuilder, BadTreesAreErrorsNamingThePath) {
   options.collection = Collection();
   auto bad = TacoFromDirectory(dir / "src", options);
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), dir / "src/a/__x: bad sample id: id '__x' starts with '__' (reserved for "
-                                          "padding samples '__TACOPAD__<k>')");
+  EXPECT_EQ(bad.status().message(), dir /
+                                        "src/a/__x: bad sample id: id '__x' starts with '__' (reserved for "
+                                        "padding samples '__TACOPAD__<k>')");
 
   fs::remove(dir / "src/a/__x");
   bad = TacoFromDirectory(dir / "src", options);
@@ -310,8 +311,7 @@ TEST(TreeBuilder, LoadCollectionFileNamesTheFile) {
   WriteFile(dir / "c.json", "[]");
   bad = LoadCollectionFile(dir / "c.json");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(),
-            dir / "c.json: expected a JSON object with the collection fields, got array");
+  EXPECT_EQ(bad.status().message(), dir / "c.json: expected a JSON object with the collection fields, got array");
   WriteFile(dir / "c.json", Collection().dump());
   auto good = LoadCollectionFile(dir / "c.json");
   ASSERT_TRUE(good.ok()) << good.status().ToString();

@@ -74,8 +74,8 @@ TEST(WriterRules, RefusesOutputNamesItsReaderCannotOpen) {
 TEST(WriterRules, ExportRefusesTheSameNames) {
   Source s;
   ASSERT_EQ(s.Create(s.dir / "ds.tacozip").exit_code, 0);
-  CommandResult r = RunTaco("export " + ShellQuote(s.dir / "ds.tacozip") + " " + ShellQuote(s.dir / "sub.zip") +
-                            " --format folder");
+  CommandResult r =
+      RunTaco("export " + ShellQuote(s.dir / "ds.tacozip") + " " + ShellQuote(s.dir / "sub.zip") + " --format folder");
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("may not be named *.zip or *.tacozip"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(s.dir / "sub.zip"));
@@ -127,8 +127,8 @@ TEST(WriterRules, ProjectedCoordinatesAreNamedAsSuch) {
             R"({"id": "rules", "dataset_version": "1", "description": "d", "licenses": ["CC0-1.0"],
                 "providers": [{"name": "tests"}], "tasks": ["classification"],
                 "extent": {"spatial": [500000, 4000000, 510000, 4010000], "temporal": null}})");
-  CommandResult r = RunTaco("create " + ShellQuote(s.src) + " " + ShellQuote(s.dir / "p.tacozip") +
-                            " --collection " + ShellQuote(s.dir / "projected.json"));
+  CommandResult r = RunTaco("create " + ShellQuote(s.src) + " " + ShellQuote(s.dir / "p.tacozip") + " --collection " +
+                            ShellQuote(s.dir / "projected.json"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("extent.spatial: longitudes must be within [-180, 180] (got [500000,4000000,510000,4010000]); "
                        "these look like projected coordinates"),
@@ -141,8 +141,8 @@ TEST(WriterRules, ProjectedCoordinatesAreNamedAsSuch) {
   Column centroid{"stac:centroid", DataType::Binary(), {}};
   for (double x : {500000.0, 501000.0, 502000.0}) centroid.values.push_back(Value(Binary{WkbPoint(x, 4000000.0)}));
   meta.columns.push_back(std::move(centroid));
-  meta.columns.push_back(Column{"stac:time_start", DataType::TimestampUs(),
-                                std::vector<Value>(3, Value(TimestampUs{1672531200000000}))});
+  meta.columns.push_back(
+      Column{"stac:time_start", DataType::TimestampUs(), std::vector<Value>(3, Value(TimestampUs{1672531200000000}))});
   auto engine = std::move(table::Engine::Open()).value();
   auto parquet = engine->ToParquet(meta);
   ASSERT_TRUE(parquet.ok()) << parquet.status().ToString();

@@ -31,8 +31,8 @@ TEST(OpticalDataTest, Sentinel2FullTable) {
   EXPECT_LT(red["center_wavelength"].get<double>(), 670);
   EXPECT_EQ(bands[7]["common_name"], "nir");
   EXPECT_EQ(bands[12]["common_name"], "swir22");
-  for (const char* key : {"name", "index", "common_name", "description", "unit", "center_wavelength",
-                          "full_width_half_max"}) {
+  for (const char* key :
+       {"name", "index", "common_name", "description", "unit", "center_wavelength", "full_width_half_max"}) {
     EXPECT_TRUE(red.contains(key)) << key;
   }
 }

@@ -1,8 +1,8 @@
 // MajorTOM codes and Morton spatial groups.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
-#include <cmath>
 #include <numeric>
 #include <random>
 #include <regex>
@@ -68,9 +68,9 @@ TEST(MortonTest, BitInterleaving) {
   auto lat_q = [&](double q) { return -90 + 180 * (q + 0.5) / kMax; };
   EXPECT_EQ(MortonCode(-180, -90), 0u);
   EXPECT_EQ(MortonCode(180, 90), (uint64_t{1} << 42) - 1);
-  EXPECT_EQ(MortonCode(lon_q(1), -90), 1u);  // x bit 0 -> bit 0
+  EXPECT_EQ(MortonCode(lon_q(1), -90), 1u);   // x bit 0 -> bit 0
   EXPECT_EQ(MortonCode(-180, lat_q(1)), 2u);  // y bit 0 -> bit 1
-  EXPECT_EQ(MortonCode(lon_q(2), -90), 4u);  // x bit 1 -> bit 2
+  EXPECT_EQ(MortonCode(lon_q(2), -90), 4u);   // x bit 1 -> bit 2
   EXPECT_EQ(MortonCode(lon_q(3), lat_q(3)), 15u);
   EXPECT_EQ(MortonCode(-180, lat_q(1 << 20)), uint64_t{1} << 41);
 }

@@ -123,8 +123,8 @@ TEST(TortillaExtensionTest, MajorTomAndSpatialGroupsFromCentroids) {
   for (size_t i = 0; i < places.size(); ++i) {
     std::string id = "s";
     id += std::to_string(i);
-    auto s = ExtendWith(FileSample(id, GeoRaster(tmp, id + ".tif", places[i].first, places[i].second)),
-                        StacExtension());
+    auto s =
+        ExtendWith(FileSample(id, GeoRaster(tmp, id + ".tif", places[i].first, places[i].second)), StacExtension());
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     samples.push_back(*s);
   }

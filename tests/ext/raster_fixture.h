@@ -23,8 +23,8 @@ struct RasterSpec {
   int cols = 4;
   int rows = 4;
   GDALDataType type = GDT_Float32;
-  int epsg = 4326;  // 0: no CRS (unless wkt is set)
-  std::string wkt;  // used instead of epsg when not empty
+  int epsg = 4326;                                         // 0: no CRS (unless wkt is set)
+  std::string wkt;                                         // used instead of epsg when not empty
   std::vector<double> geotransform = {0, 1, 0, 0, 0, -1};  // empty: none
   std::optional<double> nodata;
   std::vector<std::vector<double>> bands;  // row-major pixels per band
@@ -115,11 +115,16 @@ inline const Field* FindField(const std::vector<Field>& fields, const std::strin
 inline std::vector<double> Doubles(const Value& v) {
   std::vector<double> out;
   for (const Value& item : v.get<ValueList>()) {
-    if (item.is<double>()) out.push_back(item.get<double>());
-    else if (item.is<float>()) out.push_back(item.get<float>());
-    else if (item.is<int64_t>()) out.push_back(static_cast<double>(item.get<int64_t>()));
-    else if (item.is<int32_t>()) out.push_back(item.get<int32_t>());
-    else ADD_FAILURE() << "not a number: " << item.ToString();
+    if (item.is<double>())
+      out.push_back(item.get<double>());
+    else if (item.is<float>())
+      out.push_back(item.get<float>());
+    else if (item.is<int64_t>())
+      out.push_back(static_cast<double>(item.get<int64_t>()));
+    else if (item.is<int32_t>())
+      out.push_back(item.get<int32_t>());
+    else
+      ADD_FAILURE() << "not a number: " << item.ToString();
   }
   return out;
 }

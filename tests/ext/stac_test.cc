@@ -14,8 +14,8 @@ namespace taco::ext {
 namespace {
 
 using testing::FindField;
-using testing::PointOf;
 using testing::ParseWkbPolygon;
+using testing::PointOf;
 using testing::RasterSpec;
 using testing::TempDir;
 
@@ -202,9 +202,12 @@ TEST(IstacTest, FootprintInSourceCrsAndCentroid) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const std::vector<Field>& f = *r;
   const std::vector<std::pair<std::string, std::string>> expected = {
-      {"istac:crs", "string"},          {"istac:geometry", "binary"},
-      {"istac:time_start", "timestamp[us]"}, {"istac:time_end", "timestamp[us]"},
-      {"istac:time_middle", "timestamp[us]"}, {"istac:centroid", "binary"},
+      {"istac:crs", "string"},
+      {"istac:geometry", "binary"},
+      {"istac:time_start", "timestamp[us]"},
+      {"istac:time_end", "timestamp[us]"},
+      {"istac:time_middle", "timestamp[us]"},
+      {"istac:centroid", "binary"},
   };
   ASSERT_EQ(f.size(), expected.size());
   for (size_t i = 0; i < f.size(); ++i) {

@@ -33,14 +33,16 @@ TEST(RangeRuns, AdjacentRangesAreReadOnceAndHandedOutInOrder) {
   auto counting = std::make_shared<CountingReader>(MemoryReader(data));
   auto other = MemoryReader(data, "other");
   std::vector<RangeRef> refs = {
-      {counting.get(), 0, 100},      {counting.get(), 130, 200},  // 30-byte gap: same run
-      {counting.get(), 330, 0},                                    // empty range: same run
-      {nullptr, 0, 0},                                             // not a range
-      {counting.get(), 400, 100},                                  // new run (after a non-range)
-      {counting.get(), 500, 100},    {counting.get(), 90000, 10},  // gap > max_gap: new run
-      {other.get(), 600, 50},                                      // other reader: new run
-      {counting.get(), 99990, 20},                                 // outside the reader: no run
-      {counting.get(), 10, 5000},                                  // larger than a run: no run
+      {counting.get(), 0, 100},
+      {counting.get(), 130, 200},  // 30-byte gap: same run
+      {counting.get(), 330, 0},    // empty range: same run
+      {nullptr, 0, 0},             // not a range
+      {counting.get(), 400, 100},  // new run (after a non-range)
+      {counting.get(), 500, 100},
+      {counting.get(), 90000, 10},  // gap > max_gap: new run
+      {other.get(), 600, 50},       // other reader: new run
+      {counting.get(), 99990, 20},  // outside the reader: no run
+      {counting.get(), 10, 5000},   // larger than a run: no run
   };
   RunOptions options;
   options.max_run_bytes = 4096;

@@ -36,9 +36,9 @@ TEST(VsiPathTest, UrlSchemesMapToGdalPrefixes) {
 }
 
 TEST(VsiPathTest, VsiPathsAreUnchanged) {
-  for (const std::string p : {"/vsis3/bucket/key", "/vsicurl/https://h/x", "/vsizip//tmp/a.zip/b",
-                              "/vsisubfile/1024_2048,/vsis3/bucket/file.zip",
-                              "/vsisubfile/1_2,/vsis3/bucket/with,comma.zip", "/vsimem/x/"}) {
+  for (const std::string p :
+       {"/vsis3/bucket/key", "/vsicurl/https://h/x", "/vsizip//tmp/a.zip/b",
+        "/vsisubfile/1024_2048,/vsis3/bucket/file.zip", "/vsisubfile/1_2,/vsis3/bucket/with,comma.zip", "/vsimem/x/"}) {
     EXPECT_EQ(ToVsiPath(p), p);
   }
 }
@@ -64,14 +64,14 @@ TEST(VsiPathTest, LocalPathsBecomeAbsoluteAndNormalised) {
 }
 
 TEST(VsiPathTest, IsRemotePath) {
-  for (const char* p : {"http://h/x", "https://h/x", "s3://b/k", "gs://b/k", "az://c/k", "azure://c/k",
-                        "oss://b/k", "swift://c/k", "HTTPS://h/x", "/vsis3/b/k", "/vsigs/b/k", "/vsiaz/c/k",
-                        "/vsioss/b/k", "/vsiswift/c/k", "/vsicurl/http://h/x", "/vsizip//a.zip/b",
-                        "/vsisubfile/200_16,/tmp/flat.tacozip", "/vsicurl?url=http%3A%2F%2Fh%2Fx"}) {
+  for (const char* p :
+       {"http://h/x", "https://h/x", "s3://b/k", "gs://b/k", "az://c/k", "azure://c/k", "oss://b/k", "swift://c/k",
+        "HTTPS://h/x", "/vsis3/b/k", "/vsigs/b/k", "/vsiaz/c/k", "/vsioss/b/k", "/vsiswift/c/k", "/vsicurl/http://h/x",
+        "/vsizip//a.zip/b", "/vsisubfile/200_16,/tmp/flat.tacozip", "/vsicurl?url=http%3A%2F%2Fh%2Fx"}) {
     EXPECT_TRUE(IsRemotePath(p)) << p;
   }
-  for (const char* p : {"", "data.tacozip", "folder/", "/absolute/path", "./s3://x", "s3:/b/k", "/vsi",
-                        "/vsis3", "/visible/x", "/vsiX/y", "file.zip"}) {
+  for (const char* p : {"", "data.tacozip", "folder/", "/absolute/path", "./s3://x", "s3:/b/k", "/vsi", "/vsis3",
+                        "/visible/x", "/vsiX/y", "file.zip"}) {
     EXPECT_FALSE(IsRemotePath(p)) << p;
   }
 }
@@ -188,9 +188,9 @@ TEST(VsiSubfileTest, ParsesAtTheFirstCommaAndRefusesMalformedRanges) {
   EXPECT_EQ(sub->offset, 210u);
   EXPECT_EQ(sub->size, 23971u);
   EXPECT_EQ(sub->root, "/vsicurl/http://h/a,b.tacozip");
-  for (const char* bad : {"/vsisubfile/12x_3,/a", "/vsisubfile/12_,/a", "/vsisubfile/_3,/a", "/vsisubfile/12_3",
-                          "/vsisubfile/12-3,/a", "/vsisubfile/99999999999999999999_1,/a", "/vsicurl/http://h/x",
-                          "DATA/x"}) {
+  for (const char* bad :
+       {"/vsisubfile/12x_3,/a", "/vsisubfile/12_,/a", "/vsisubfile/_3,/a", "/vsisubfile/12_3", "/vsisubfile/12-3,/a",
+        "/vsisubfile/99999999999999999999_1,/a", "/vsicurl/http://h/x", "DATA/x"}) {
     EXPECT_FALSE(ParseVsiSubfile(bad).has_value()) << bad;
   }
   uint64_t v = 0;

@@ -54,7 +54,8 @@ TEST(LegacyCli, LsReadCatSqlFilter) {
   r = RunTaco("cat " + Q(Files().part0) + " s3 sub b");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, Files().sub_b[2]);
-  r = RunTaco("sql " + t + " 'SELECT id, \"tortilla:data_split\" AS split, \"rai:ele\" FROM data ORDER BY id' --format csv");
+  r = RunTaco("sql " + t +
+              " 'SELECT id, \"tortilla:data_split\" AS split, \"rai:ele\" FROM data ORDER BY id' --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "id,split,rai:ele\ns1,train,600.5\ns2,test,601.5\ns3,validation,602.5\n");
   r = RunTaco("filter " + t + " --bbox 2,41,3,42 --format csv");
@@ -112,7 +113,8 @@ TEST(LegacyCli, ValidateReportsTheNegativeCases) {
       {"proto.tortilla", ReadFile(Files().proto), "legacy-header"},
       {"empty.tortilla", "", "legacy-header"},
       {"split.tortilla",
-       SynthTortilla(three, SynthFooter{true, false, {{"tortilla:data_split", "VARCHAR", {"'train'", "'dev'", "NULL"}}}, {}, {}}),
+       SynthTortilla(
+           three, SynthFooter{true, false, {{"tortilla:data_split", "VARCHAR", {"'train'", "'dev'", "NULL"}}}, {}, {}}),
        "legacy-value"},
   };
   for (const Case& c : cases) {

@@ -30,7 +30,8 @@ std::string Fingerprint(Dataset& ds) {
                           "rai:ele", "bands", "kind", "internal:gdal_vsi"}) {
       if (cols->FindColumn(c) >= 0) select += std::string(select.empty() ? "" : ", ") + "\"" + c + "\"";
     }
-    auto t = ds.QueryRaw("SELECT " + select + " FROM level" + std::to_string(level) + " ORDER BY \"internal:current_id\"");
+    auto t =
+        ds.QueryRaw("SELECT " + select + " FROM level" + std::to_string(level) + " ORDER BY \"internal:current_id\"");
     EXPECT_TRUE(t.ok()) << t.status().ToString();
     if (!t.ok()) return out;
     out += "level " + std::to_string(level) + "\n";
@@ -165,8 +166,8 @@ TEST(LegacyConvert, ZipToV1AndTortilla) {
 TEST(LegacyConvert, HeterogeneousTreesArePaddedOrRefused) {
   TempDir dir;
   // s1 has 3 FILE children, s2 only the first 2: padded (a padding sample stands for a FILE).
-  const std::string long_nested = SynthTortilla(
-      {{"image", "GTiff", Files().image[0]}, {"notes", "BYTES", "n"}, {"extra", "BYTES", "e"}});
+  const std::string long_nested =
+      SynthTortilla({{"image", "GTiff", Files().image[0]}, {"notes", "BYTES", "n"}, {"extra", "BYTES", "e"}});
   const std::string short_nested = SynthTortilla({{"image", "GTiff", Files().image[1]}, {"notes", "BYTES", "m"}});
   WriteFile(dir / "pad.tortilla", SynthTortilla({{"s1", "TORTILLA", long_nested}, {"s2", "TORTILLA", short_nested}}));
   std::vector<std::string> notes;

@@ -274,9 +274,10 @@ TEST(LegacyExport, GeoParquetReadBackByDuckDb) {
   // STAC-GeoParquet, and a plain export of a level-1 table of a ZIP.
   r = RunTaco("export-metadata " + Q(Files().taco) + " " + Q(dir / "stac.parquet") + " --stac-geoparquet");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto stac = (*engine)->Query("SELECT type, stac_version, id, bbox.xmin, strftime(datetime, '%Y-%m-%d'), "
-                               "assets.data.href, collection FROM read_parquet(" +
-                               table::QuoteString(dir / "stac.parquet") + ") ORDER BY id");
+  auto stac = (*engine)->Query(
+      "SELECT type, stac_version, id, bbox.xmin, strftime(datetime, '%Y-%m-%d'), "
+      "assets.data.href, collection FROM read_parquet(" +
+      table::QuoteString(dir / "stac.parquet") + ") ORDER BY id");
   ASSERT_TRUE(stac.ok()) << stac.status().ToString();
   ASSERT_EQ(stac->num_rows(), 3u);
   EXPECT_EQ(stac->columns[0].values[0].get<std::string>(), "Feature");

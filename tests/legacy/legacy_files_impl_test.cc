@@ -116,9 +116,9 @@ std::string NestedSample(int k) {
   std::string image = SynthGeoTiff(10 * k + 1, 440000 + 1000 * k, 4480000);
   SynthFooter footer;
   footer.extra = {{"bands", "INTEGER", {"1", "NULL", "NULL"}}};
-  return SynthTortilla({{"image", "GTiff", image}, {"notes", "BYTES", "notes of sample " + std::to_string(k)},
-                        {"sub", "TORTILLA", sub}},
-                       footer);
+  return SynthTortilla(
+      {{"image", "GTiff", image}, {"notes", "BYTES", "notes of sample " + std::to_string(k)}, {"sub", "TORTILLA", sub}},
+      footer);
 }
 
 std::vector<SynthColumn> TopColumns(size_t n) {
@@ -134,8 +134,11 @@ std::vector<SynthColumn> TopColumns(size_t n) {
     shape.values.push_back("[8, 8]");
     start.values.push_back(std::to_string(1609459200 + 86400 * 40 * k));  // 2021-01-01 + 40 k days
     end.values.push_back(std::to_string(1609459200 + 86400 * 40 * k + 3600));
-    centroid.values.push_back(Str("POINT (" + std::string(k == 0 ? "-3.70379" : k == 1 ? "-3.5" : "2.1734") + " " +
-                                  std::string(k == 2 ? "41.3851" : "40.416775") + ")"));
+    centroid.values.push_back(Str("POINT (" +
+                                  std::string(k == 0   ? "-3.70379"
+                                              : k == 1 ? "-3.5"
+                                                       : "2.1734") +
+                                  " " + std::string(k == 2 ? "41.3851" : "40.416775") + ")"));
     ele.values.push_back(std::to_string(600.5 + k));
   }
   return {split, crs, gt, shape, start, end, centroid, ele};

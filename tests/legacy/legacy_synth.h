@@ -32,7 +32,7 @@ struct SynthFooter {
   bool pandas_index = false;     // add an `__index_level_0__` BIGINT column (pyarrow from pandas)
   std::vector<SynthColumn> extra;
   std::vector<std::pair<std::string, std::string>> kv;  // file key/value metadata
-  std::vector<int64_t> offsets_override;  // tests of bad offsets: stored offsets (relative)
+  std::vector<int64_t> offsets_override;                // tests of bad offsets: stored offsets (relative)
 };
 
 // u64 little-endian.

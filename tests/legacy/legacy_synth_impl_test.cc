@@ -59,8 +59,8 @@ std::string SynthFooterBytes(const std::vector<SynthItem>& items, const SynthFoo
   for (size_t i = 0; i < items.size(); ++i) {
     ids.push_back(Quote(items[i].id));
     formats.push_back(Quote(items[i].format));
-    offsets.push_back(std::to_string(i < footer.offsets_override.size() ? footer.offsets_override[i]
-                                                                        : static_cast<int64_t>(at)));
+    offsets.push_back(
+        std::to_string(i < footer.offsets_override.size() ? footer.offsets_override[i] : static_cast<int64_t>(at)));
     lengths.push_back(std::to_string(items[i].data.size()));
     index.push_back(std::to_string(i * 10 + 3));
     at += items[i].data.size();
@@ -202,15 +202,17 @@ std::vector<std::string> CheckLegacyStructure(const std::string& b, bool top_lev
   }
   // The footer rows, read with DuckDB from a scratch file.
   static int counter = 0;
-  const std::string path = "/tmp/legacy_check_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
-                           ".parquet";
+  const std::string path =
+      "/tmp/legacy_check_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".parquet";
   {
     FILE* f = std::fopen(path.c_str(), "wb");
     std::fwrite(footer.data(), 1, footer.size(), f);
     std::fclose(f);
   }
-  auto rows = Duck().Query("SELECT \"tortilla:id\", \"tortilla:file_format\", \"tortilla:offset\", "
-                           "\"tortilla:length\" FROM read_parquet(" + Quote(path) + ") ORDER BY \"tortilla:offset\"");
+  auto rows = Duck().Query(
+      "SELECT \"tortilla:id\", \"tortilla:file_format\", \"tortilla:offset\", "
+      "\"tortilla:length\" FROM read_parquet(" +
+      Quote(path) + ") ORDER BY \"tortilla:offset\"");
   std::remove(path.c_str());
   if (!rows.ok()) {
     fail("footer: " + rows.status().ToString());

@@ -55,8 +55,8 @@ TEST(TiffProfile, EachDepartureIsNamedPerMember) {
   CommandResult r = RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(dir / "ds.tacozip") +
                             " --collection " + ShellQuote(dir / "c.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(dir / "ds.taco") + " --format taco-v1 --collection " +
-              ShellQuote(dir / "c.json"));
+  r = RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(dir / "ds.taco") +
+              " --format taco-v1 --collection " + ShellQuote(dir / "c.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const std::string& ds : {dir / "ds.tacozip", dir / "ds.taco"}) {
     r = RunTaco("validate --tiff-profile " + ShellQuote(ds));

@@ -71,12 +71,9 @@ class SampleLoaderTest : public ::testing::Test {
     }
     auto root = Tortilla::Make(std::move(samples));
     ASSERT_TRUE(root.ok());
-    nlohmann::ordered_json collection = {{"id", "loader"},
-                                         {"dataset_version", "1"},
-                                         {"description", "loader tests"},
-                                         {"licenses", {"MIT"}},
-                                         {"providers", {{{"name", "t"}}}},
-                                         {"tasks", {"segmentation"}}};
+    nlohmann::ordered_json collection = {
+        {"id", "loader"},      {"dataset_version", "1"},         {"description", "loader tests"},
+        {"licenses", {"MIT"}}, {"providers", {{{"name", "t"}}}}, {"tasks", {"segmentation"}}};
     auto taco = Taco::Make(std::move(*root), collection);
     ASSERT_TRUE(taco.ok()) << taco.status().message();
     auto written = Create(*taco, *dir_ / "ds.tacozip");
@@ -118,7 +115,8 @@ TEST_F(SampleLoaderTest, DecodesWhatGdalReadsFromTheLooseFiles) {
     EXPECT_EQ(image.type, PixelType::kUInt16);
     EXPECT_EQ(image.bands, 4);
     EXPECT_EQ(image.rows, kSize);
-    for (int b = 0; b < 4; ++b) EXPECT_EQ(Plane<uint16_t>(image, b), GdalPixels(Loose(t, "before.tif"), b, 0, 0, kSize, kSize));
+    for (int b = 0; b < 4; ++b)
+      EXPECT_EQ(Plane<uint16_t>(image, b), GdalPixels(Loose(t, "before.tif"), b, 0, 0, kSize, kSize));
     EXPECT_EQ(s->files[1].type, PixelType::kUInt8);
     EXPECT_EQ(Plane<uint8_t>(s->files[1], 0), GdalPixels(Loose(t, "label.tif"), 0, 0, 0, kSize, kSize));
     EXPECT_EQ(s->nbytes, 4u * kSize * kSize * 2 + kSize * kSize);

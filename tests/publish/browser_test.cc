@@ -35,27 +35,28 @@ testing::CommandResult CheckPage(const std::string& page, const json& expect, co
 TEST(PublishBrowser, NestedFixturePageInChromium) {
   TempDir dir;
   fs::copy(testing::UpstreamFixtures() + "/folder/nested", dir / "nested", fs::copy_options::recursive);
-  publishtest::PatchFolderCollection(
-      dir / "nested",
-      {{"description",
-        "Nested *test* fixture.\n\n- first item\n- second item\n\n<script>alert('pwned')</script>\n\n```\ncode block\n```"}});
+  publishtest::PatchFolderCollection(dir / "nested",
+                                     {{"description",
+                                       "Nested *test* fixture.\n\n- first item\n- second "
+                                       "item\n\n<script>alert('pwned')</script>\n\n```\ncode block\n```"}});
   PublishOptions options = publishtest::FullOptions();
   options.only = {PublishOutput::kHtml};
   auto r = Publish(dir / "nested", dir / "pub", options);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   json expect = {{"title", "test_dataset"},
                  {"texts",
-                  {"test_dataset", "[2.35, -33.85, 151.2, 52.5]", "2023-01-01T00:00:00Z", "0\t3\t0\t0\t3", "1\t9\t0\t9\t0",
-                   "istac:geometry", "istac:time_start", "region", "cloud_cover", "geotiff:stats", "location",
-                   "<script>alert('pwned')</script>", "first item", "second item", "code block", "Doe, Jane",
-                   "10.5072/taco-test", "@misc{test_dataset_2026,"}},
+                  {"test_dataset", "[2.35, -33.85, 151.2, 52.5]", "2023-01-01T00:00:00Z", "0\t3\t0\t0\t3",
+                   "1\t9\t0\t9\t0", "istac:geometry", "istac:time_start", "region", "cloud_cover", "geotiff:stats",
+                   "location", "<script>alert('pwned')</script>", "first item", "second item", "code block",
+                   "Doe, Jane", "10.5072/taco-test", "@misc{test_dataset_2026,"}},
                  {"no_texts", {"None", "\u2022 first item - second item"}}};
   auto check = CheckPage(dir / "pub/index.html", expect, dir.path());
   EXPECT_EQ(check.exit_code, 0) << check.err << check.out;
 
   // The checker itself fails on a page that loads something or runs a script.
-  WriteFile(dir / "bad.html", "<!DOCTYPE html><html><head><title>test_dataset</title></head><body>"
-                              "<img src=\"http://127.0.0.1:9/x.png\"><script>console.error('boom')</script></body></html>");
+  WriteFile(dir / "bad.html",
+            "<!DOCTYPE html><html><head><title>test_dataset</title></head><body>"
+            "<img src=\"http://127.0.0.1:9/x.png\"><script>console.error('boom')</script></body></html>");
   auto bad = CheckPage(dir / "bad.html", {{"title", "test_dataset"}, {"texts", {"never shown"}}}, dir.path());
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.err.find("network request: http://127.0.0.1:9/x.png"), std::string::npos) << bad.err;
@@ -88,8 +89,10 @@ TEST(PublishScale, TenMillionSamples) {
   ASSERT_TRUE(st.ok()) << st.ToString();
   st = (*engine)->Execute(
       "COPY (SELECT 'tile_' || i AS id, 'FILE' AS type, pts.wkb AS \"stac:centroid\", TIMESTAMP '2015-01-01' + "
-      "to_days((i % 3650)::INTEGER) AS \"stac:time_start\", CASE WHEN i % 10 = 0 THEN 'test' ELSE 'train' END AS split, "
-      "i AS \"internal:current_id\", i AS \"internal:parent_id\" FROM range(10000000) t(i) JOIN pts ON pts.k = i % 500) TO '" +
+      "to_days((i % 3650)::INTEGER) AS \"stac:time_start\", CASE WHEN i % 10 = 0 THEN 'test' ELSE 'train' END AS "
+      "split, "
+      "i AS \"internal:current_id\", i AS \"internal:parent_id\" FROM range(10000000) t(i) JOIN pts ON pts.k = i % "
+      "500) TO '" +
       root + "/METADATA/level0.parquet' (FORMAT parquet, COMPRESSION zstd)");
   ASSERT_TRUE(st.ok()) << st.ToString();
   json collection = {
@@ -99,12 +102,18 @@ TEST(PublishScale, TenMillionSamples) {
       {"licenses", {"CC0-1.0"}},
       {"providers", {{{"name", "Scale Lab"}, {"roles", {"host"}}}}},
       {"tasks", {"classification"}},
-      {"extent", {{"spatial", {-179.0, -60.0, 179.0, 75.0}}, {"temporal", {"2015-01-01T00:00:00Z", "2024-12-30T00:00:00Z"}}}},
+      {"extent",
+       {{"spatial", {-179.0, -60.0, 179.0, 75.0}}, {"temporal", {"2015-01-01T00:00:00Z", "2024-12-30T00:00:00Z"}}}},
       {"taco:pit_schema", {{"root", {{"n", 10000000}, {"type", "FILE"}}}, {"hierarchy", json::object()}}},
       {"taco:field_schema",
        {{"level0",
-         {{"id", "string", ""}, {"type", "string", ""}, {"stac:centroid", "binary", ""}, {"stac:time_start", "timestamp[us]", ""},
-          {"split", "string", ""}, {"internal:current_id", "int64", ""}, {"internal:parent_id", "int64", ""}}}}}};
+         {{"id", "string", ""},
+          {"type", "string", ""},
+          {"stac:centroid", "binary", ""},
+          {"stac:time_start", "timestamp[us]", ""},
+          {"split", "string", ""},
+          {"internal:current_id", "int64", ""},
+          {"internal:parent_id", "int64", ""}}}}}};
   WriteFile(root + "/COLLECTION.json", collection.dump(4));
 
   PublishOptions options = publishtest::FullOptions();
@@ -124,9 +133,10 @@ TEST(PublishScale, TenMillionSamples) {
   std::string html = ReadFile(dir / "pub/index.html");
   EXPECT_LT(html.size(), 300u * 1024u) << "page size " << html.size();
   EXPECT_NE(ReadFile(dir / "pub/README.md").find("- \"10M<n<100M\""), std::string::npos);
-  auto check = CheckPage(dir / "pub/index.html",
-                         {{"title", "big"}, {"texts", {"10,000,000", "[-179, -60, 179, 75]", "0\t10,000,000\t0\t10,000,000\t0"}}},
-                         dir.path());
+  auto check = CheckPage(
+      dir / "pub/index.html",
+      {{"title", "big"}, {"texts", {"10,000,000", "[-179, -60, 179, 75]", "0\t10,000,000\t0\t10,000,000\t0"}}},
+      dir.path());
   EXPECT_EQ(check.exit_code, 0) << check.err << check.out;
 }
 

@@ -51,7 +51,8 @@ TEST(PublishSha256, KnownVectors) {
   EXPECT_EQ(publish::Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(publish::Sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  EXPECT_EQ(publish::Sha256Hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(publish::Sha256Hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST(PublishSha256, FileMatchesSha256sum) {
@@ -65,7 +66,8 @@ TEST(PublishSha256, FileMatchesSha256sum) {
 
 TEST(PublishMarkdown, ListsCodeAndEscapedHtml) {
   std::string html = publish::MarkdownToHtml(
-      "Intro *x*\n\n- a\n- b\n\n1. one\n2. two\n\n```\ncode <b>\n```\n\n<script>alert(1)</script>\n\n[ok](https://e.org) "
+      "Intro *x*\n\n- a\n- b\n\n1. one\n2. two\n\n```\ncode "
+      "<b>\n```\n\n<script>alert(1)</script>\n\n[ok](https://e.org) "
       "[bad](javascript:alert(1))",
       2);
   EXPECT_NE(html.find("<ul>\n<li>a</li>\n<li>b</li>\n</ul>"), std::string::npos) << html;
@@ -107,10 +109,11 @@ TEST(PublishText, TablesAndCitation) {
 }
 
 TEST(PublishSidecar, ParsesAndRejects) {
-  auto ok = ParsePublication(json::parse(R"({"doi": "https://doi.org/10.5281/zenodo.1", "publication_date": "2026-01-02",
+  auto ok =
+      ParsePublication(json::parse(R"({"doi": "https://doi.org/10.5281/zenodo.1", "publication_date": "2026-01-02",
       "creators": [{"family_name": "Doe", "given_name": "J", "orcid": "https://orcid.org/0000-0002-1825-0097"}],
       "rai": {"rai:dataBiases": "x"}})"),
-                             "side.json");
+                       "side.json");
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
   EXPECT_EQ(ok->doi, "10.5281/zenodo.1");
   EXPECT_EQ(ok->creators[0].name, "Doe, J");
@@ -164,7 +167,8 @@ TEST(PublishModel, NestedFixtureFacts) {
 TEST(PublishModel, PaddingIsCountedApart) {
   TempDir dir;
   auto spots = publishtest::SomeSpots(7);
-  auto parts = Create(publishtest::FlatTaco(spots, publishtest::BaseCollection("padded", "Padded."), 5), dir / "p.tacozip");
+  auto parts =
+      Create(publishtest::FlatTaco(spots, publishtest::BaseCollection("padded", "Padded."), 5), dir / "p.tacozip");
   ASSERT_TRUE(parts.ok()) << parts.status().ToString();
   auto m = publish::BuildModel(dir / "p.tacozip", FullOptions());
   ASSERT_TRUE(m.ok()) << m.status().ToString();
@@ -205,20 +209,26 @@ TEST(PublishOutputs, UpstreamFixturesValidate) {
 
 TEST(PublishOutputs, GeneratedDatasetWithAntimeridianExtent) {
   TempDir dir;
-  auto parts = Create(publishtest::FlatTaco(publishtest::SomeSpots(), publishtest::BaseCollection("anti", "Crosses 180°.")),
-                      dir / "anti");
+  auto parts =
+      Create(publishtest::FlatTaco(publishtest::SomeSpots(), publishtest::BaseCollection("anti", "Crosses 180°.")),
+             dir / "anti");
   ASSERT_TRUE(parts.ok()) << parts.status().ToString();
-  publishtest::PatchFolderCollection(dir / "anti", {{"extent", {{"spatial", {170.5, -20.0, -170.25, 10.0}},
-                                                                {"temporal", {"2023-01-01T00:00:00Z", "2023-09-28T00:00:00Z"}}}}});
+  publishtest::PatchFolderCollection(
+      dir / "anti",
+      {{"extent",
+        {{"spatial", {170.5, -20.0, -170.25, 10.0}}, {"temporal", {"2023-01-01T00:00:00Z", "2023-09-28T00:00:00Z"}}}}});
   PublishAndValidate(dir / "anti", dir / "pub");
   auto stac = json::parse(ReadFile(dir / "pub/stac-collection.json"));
   EXPECT_EQ(stac["extent"]["spatial"]["bbox"][0], json::parse("[170.5, -20.0, -170.25, 10.0]"));
   std::string xml = ReadFile(dir / "pub/datacite.xml");
-  EXPECT_NE(xml.find("<westBoundLongitude>170.5</westBoundLongitude>\n        <eastBoundLongitude>180</eastBoundLongitude>"),
-            std::string::npos)
+  EXPECT_NE(
+      xml.find("<westBoundLongitude>170.5</westBoundLongitude>\n        <eastBoundLongitude>180</eastBoundLongitude>"),
+      std::string::npos)
       << xml;
-  EXPECT_NE(xml.find("<westBoundLongitude>-180</westBoundLongitude>\n        <eastBoundLongitude>-170.25</eastBoundLongitude>"),
-            std::string::npos);
+  EXPECT_NE(
+      xml.find(
+          "<westBoundLongitude>-180</westBoundLongitude>\n        <eastBoundLongitude>-170.25</eastBoundLongitude>"),
+      std::string::npos);
   auto croissant = json::parse(ReadFile(dir / "pub/croissant.json"));
   ASSERT_TRUE(croissant["spatialCoverage"].is_array());
   EXPECT_EQ(croissant["spatialCoverage"].size(), 2u);
@@ -317,12 +327,14 @@ TEST(PublishAtomic, ExistingFilesAreKept) {
 
 TEST(PublishCli, WritesFilesAndExplainsErrors) {
   TempDir dir;
-  WriteFile(dir / "side.json", json{{"doi", "10.5072/cli"}, {"landing_url", "https://example.org/x"},
-                                    {"publisher", "P"}, {"publication_date", "2026-03-04"}}
+  WriteFile(dir / "side.json", json{{"doi", "10.5072/cli"},
+                                    {"landing_url", "https://example.org/x"},
+                                    {"publisher", "P"},
+                                    {"publication_date", "2026-03-04"}}
                                    .dump());
   auto r = testing::RunTaco("publish " + testing::ShellQuote(Fixture("zip/nested/nested.tacozip")) + " " +
-                            testing::ShellQuote(dir / "out") + " --publication " + testing::ShellQuote(dir / "side.json") +
-                            " --base-url https://data.example.org/nested/");
+                            testing::ShellQuote(dir / "out") + " --publication " +
+                            testing::ShellQuote(dir / "side.json") + " --base-url https://data.example.org/nested/");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("/out/index.html"), std::string::npos);
   auto croissant = json::parse(ReadFile(dir / "out/croissant.json"));
@@ -384,7 +396,8 @@ TEST_F(BrokenVariants, Stac) {
 TEST_F(BrokenVariants, DataciteXml) {
   std::string xml = Doc("datacite.xml");
   ASSERT_EQ(Validate("datacite-xml", *dir_ / "pub/datacite.xml").exit_code, 0);
-  Check("datacite-xml", "no-year.xml", std::regex_replace(xml, std::regex("  <publicationYear>.*</publicationYear>\n"), ""));
+  Check("datacite-xml", "no-year.xml",
+        std::regex_replace(xml, std::regex("  <publicationYear>.*</publicationYear>\n"), ""));
   // A value only DataCite 4.6 knows is refused by the 4.5 view.
   Check("datacite-xml", "award.xml",
         std::regex_replace(xml, std::regex("resourceTypeGeneral=\"Dataset\""), "resourceTypeGeneral=\"Award\""));

@@ -41,8 +41,8 @@ inline std::string PublishDir() { return std::string(TACO_SOURCE_DIR) + "/tests/
 
 // Runs the validator of `kind` on `file`; returns its result (exit 0 = valid).
 inline testing::CommandResult Validate(const std::string& kind, const std::string& file, const std::string& root = "") {
-  std::string cmd = testing::ShellQuote(Python()) + " " + testing::ShellQuote(PublishDir() + "/validate_outputs.py") + " " +
-                    kind + " " + testing::ShellQuote(file);
+  std::string cmd = testing::ShellQuote(Python()) + " " + testing::ShellQuote(PublishDir() + "/validate_outputs.py") +
+                    " " + kind + " " + testing::ShellQuote(file);
   if (!root.empty()) cmd += " --root " + testing::ShellQuote(root);
   return testing::RunCommand(cmd);
 }
@@ -115,18 +115,19 @@ inline Taco FlatTaco(const std::vector<Spot>& spots, nlohmann::ordered_json coll
 }
 
 inline nlohmann::ordered_json BaseCollection(const std::string& id, const std::string& description) {
-  return {{"id", id},
-          {"dataset_version", "1.2.0"},
-          {"description", description},
-          {"licenses", {"CC-BY-4.0"}},
-          {"providers", {{{"name", "Example Agency"}, {"roles", {"producer", "host"}}, {"url", "https://example.org"}}}},
-          {"tasks", {"semantic-segmentation"}},
-          {"title", "Publish <Test> & Co"},
-          {"keywords", {"sentinel-2", "land cover"}},
-          {"labels:classes",
-           {{{"name", "water"}, {"category", "natural"}, {"description", "open water"}},
-            {{"name", "urban"}, {"category", "built"}, {"description", "built-up"}}}},
-          {"split:strategy", "random"}};
+  return {
+      {"id", id},
+      {"dataset_version", "1.2.0"},
+      {"description", description},
+      {"licenses", {"CC-BY-4.0"}},
+      {"providers", {{{"name", "Example Agency"}, {"roles", {"producer", "host"}}, {"url", "https://example.org"}}}},
+      {"tasks", {"semantic-segmentation"}},
+      {"title", "Publish <Test> & Co"},
+      {"keywords", {"sentinel-2", "land cover"}},
+      {"labels:classes",
+       {{{"name", "water"}, {"category", "natural"}, {"description", "open water"}},
+        {{"name", "urban"}, {"category", "built"}, {"description", "built-up"}}}},
+      {"split:strategy", "random"}};
 }
 
 // Ten spots in 2023, Europe and Africa.
@@ -134,8 +135,7 @@ inline std::vector<Spot> SomeSpots(size_t n = 10) {
   std::vector<Spot> out;
   for (size_t i = 0; i < n; ++i) {
     out.push_back({"tile_" + std::to_string(i), -10.0 + 3.0 * static_cast<double>(i), 35.0 + static_cast<double>(i),
-                   1672531200000000LL + static_cast<int64_t>(i) * 30LL * 86400000000LL,
-                   i % 5 == 0 ? "test" : "train"});
+                   1672531200000000LL + static_cast<int64_t>(i) * 30LL * 86400000000LL, i % 5 == 0 ? "test" : "train"});
   }
   return out;
 }

@@ -113,11 +113,13 @@ TEST(DatasetViews, PaddingHiddenByLiteralPrefixOnly) {
   level0.columns.push_back({"internal:current_id", DataType::Int64(), {int64_t{0}, int64_t{1}, int64_t{2}}});
   level0.columns.push_back({"internal:parent_id", DataType::Int64(), {int64_t{0}, int64_t{1}, int64_t{2}}});
   std::string parquet = ValueOrDie(engine->ToParquet(level0));
-  ASSERT_EQ(std::system(("mkdir -p " + testing::ShellQuote(dir / "ds/METADATA") + " " +
-                         testing::ShellQuote(dir / "ds/DATA")).c_str()),
-            0);
+  ASSERT_EQ(
+      std::system(("mkdir -p " + testing::ShellQuote(dir / "ds/METADATA") + " " + testing::ShellQuote(dir / "ds/DATA"))
+                      .c_str()),
+      0);
   testing::WriteFile(dir / "ds/METADATA/level0.parquet", parquet);
-  testing::WriteFile(dir / "ds/COLLECTION.json", R"({"id": "pad", "taco:pit_schema": {"root": {"n": 3, "type": "FILE"}}})");
+  testing::WriteFile(dir / "ds/COLLECTION.json",
+                     R"({"id": "pad", "taco:pit_schema": {"root": {"n": 3, "type": "FILE"}}})");
   testing::WriteFile(dir / "ds/DATA/a", "A");
   testing::WriteFile(dir / "ds/DATA/xxTACOPADyy_1", "B");
   auto ds = OpenOrDie(dir / "ds");
@@ -133,9 +135,15 @@ TEST(DatasetViews, PaddingHiddenByLiteralPrefixOnly) {
 TEST(DatasetViews, RowCountAgreesWithThePaddingPrefixTestAtTheEdges) {
   TempDir dir;
   auto engine = ValueOrDie(table::Engine::Open());
-  const std::vector<Value> ids = {Value("a"),           Value("__TACOPAD_"),  Value("__TACOPAD__"),
-                                  Value("__TACOPAD__9"), Value("__TACOPAD_`x"), Value("__TACOPAD_^"),
-                                  Value(),               Value("__TACOPAD__0"), Value("Z")};
+  const std::vector<Value> ids = {Value("a"),
+                                  Value("__TACOPAD_"),
+                                  Value("__TACOPAD__"),
+                                  Value("__TACOPAD__9"),
+                                  Value("__TACOPAD_`x"),
+                                  Value("__TACOPAD_^"),
+                                  Value(),
+                                  Value("__TACOPAD__0"),
+                                  Value("Z")};
   Table level0;
   level0.columns.push_back({"id", DataType::String(), ids});
   Column type{"type", DataType::String(), {}}, current{"internal:current_id", DataType::Int64(), {}};
@@ -149,7 +157,8 @@ TEST(DatasetViews, RowCountAgreesWithThePaddingPrefixTestAtTheEdges) {
   level0.columns.push_back(current);
   ASSERT_EQ(std::system(("mkdir -p " + testing::ShellQuote(dir / "ds/METADATA")).c_str()), 0);
   testing::WriteFile(dir / "ds/METADATA/level0.parquet", ValueOrDie(engine->ToParquet(level0)));
-  testing::WriteFile(dir / "ds/COLLECTION.json", R"({"id": "pad", "taco:pit_schema": {"root": {"n": 9, "type": "FILE"}}})");
+  testing::WriteFile(dir / "ds/COLLECTION.json",
+                     R"({"id": "pad", "taco:pit_schema": {"root": {"n": 9, "type": "FILE"}}})");
   auto ds = OpenOrDie(dir / "ds");
   ASSERT_NE(ds, nullptr);
   // Padding: "__TACOPAD__", "__TACOPAD__9", "__TACOPAD__0".

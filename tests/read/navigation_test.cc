@@ -51,12 +51,13 @@ TEST(Navigation, NestedZipThroughMetaHasTheRightOffsets) {
   // The consolidated level1.parquet of this fixture is known to be wrong (FORMAT §1.5): the
   // stored offset of europe/item_0 is americas' 390; the level view gives the member's range
   // (looked up by archive path), as navigation does.
-  Table stored = ValueOrDie(ds->QueryRaw(
-      "SELECT \"internal:offset\" FROM level1_table WHERE \"internal:relative_path\" = 'europe/item_0'"));
+  Table stored = ValueOrDie(
+      ds->QueryRaw("SELECT \"internal:offset\" FROM level1_table WHERE \"internal:relative_path\" = 'europe/item_0'"));
   ASSERT_EQ(stored.num_rows(), 1u);
   EXPECT_EQ(stored.columns[0].values[0].get<int64_t>(), 390);
-  Table l1 = ValueOrDie(ds->QueryRaw(
-      "SELECT \"internal:offset\", \"internal:gdal_vsi\" FROM level1 WHERE \"internal:relative_path\" = 'europe/item_0'"));
+  Table l1 =
+      ValueOrDie(ds->QueryRaw("SELECT \"internal:offset\", \"internal:gdal_vsi\" FROM level1 WHERE "
+                              "\"internal:relative_path\" = 'europe/item_0'"));
   ASSERT_EQ(l1.num_rows(), 1u);
   EXPECT_EQ(l1.columns[0].values[0].get<int64_t>(), 205);
   EXPECT_EQ(l1.columns[1].values[0].get<std::string>(), "/vsisubfile/205_13," + root);
@@ -178,9 +179,9 @@ TEST(Navigation, KeysNeverReachAnotherSample) {
   auto ds = OpenOrDie(FlatZip());
   ASSERT_NE(ds, nullptr);
   EXPECT_EQ(ValueOrDie(ds->Read(SampleKey(int64_t{1}))).id, "sample_1");
-  EXPECT_FALSE(ds->Read(SampleKey(std::string("1"))).ok());      // no id "1"
+  EXPECT_FALSE(ds->Read(SampleKey(std::string("1"))).ok());             // no id "1"
   EXPECT_EQ(ValueOrDie(ds->Read(ParseSampleKey("1"))).id, "sample_1");  // no numeric ids: a position
-  for (int i = 0; i < 3; ++i) {  // the same answers once the rows are cached
+  for (int i = 0; i < 3; ++i) {                                         // the same answers once the rows are cached
     EXPECT_EQ(ValueOrDie(ds->Read(ParseSampleKey("3"))).id, "sample_3");
     EXPECT_FALSE(ds->Read(SampleKey(std::string("3"))).ok());
   }

@@ -12,8 +12,7 @@ TEST(SqlRewrite, AnyCaseAndSpacingAfterFromAndJoin) {
   EXPECT_EQ(Rewrite("SELECT * FROM data"), "SELECT * FROM V AS data");
   EXPECT_EQ(Rewrite("select id from DATA order by 1"), "select id from V AS DATA order by 1");
   EXPECT_EQ(Rewrite("SELECT * from\n\t  Data"), "SELECT * from\n\t  V AS Data");
-  EXPECT_EQ(Rewrite("SELECT * FROM level1 l JOIN data d ON l.x = d.y"),
-            "SELECT * FROM level1 l JOIN V d ON l.x = d.y");
+  EXPECT_EQ(Rewrite("SELECT * FROM level1 l JOIN data d ON l.x = d.y"), "SELECT * FROM level1 l JOIN V d ON l.x = d.y");
   EXPECT_EQ(Rewrite("SELECT * FROM /* c */ data"), "SELECT * FROM /* c */ V AS data");
   EXPECT_EQ(Rewrite("SELECT * FROM -- c\ndata"), "SELECT * FROM -- c\nV AS data");
 }

@@ -82,7 +82,8 @@ TEST(WkbIntersectsBox, MultiPartsAndCollections) {
   std::string mp = Multi(4, {Point(5, 5), Point(0.5, 0.5)});
   EXPECT_TRUE(Hit(mp, kUnit));
   EXPECT_FALSE(Hit(Multi(4, {Point(5, 5)}), kUnit));
-  std::string mpoly = Multi(6, {Polygon({{{3, 3}, {4, 3}, {4, 4}, {3, 3}}}), Polygon({{{0, 0}, {2, 0}, {0, 2}, {0, 0}}})});
+  std::string mpoly =
+      Multi(6, {Polygon({{{3, 3}, {4, 3}, {4, 4}, {3, 3}}}), Polygon({{{0, 0}, {2, 0}, {0, 2}, {0, 0}}})});
   EXPECT_TRUE(Hit(mpoly, kUnit));
   EXPECT_FALSE(Hit(Multi(7, {}), kUnit));
 }
@@ -140,9 +141,9 @@ namespace {
 
 TEST(WkbSqlFunction, NullsAndMalformedInput) {
   auto ds = OpenOrDie(FlatZip());
-  Table t = ValueOrDie(ds->QueryRaw(
-      "SELECT taco_wkb_intersects_box(NULL, 0, 0, 1, 1) AS a, "
-      "taco_wkb_intersects_box(\"istac:centroid\", -1, 39, 0, 40) AS b FROM data WHERE id = 'sample_0'"));
+  Table t = ValueOrDie(
+      ds->QueryRaw("SELECT taco_wkb_intersects_box(NULL, 0, 0, 1, 1) AS a, "
+                   "taco_wkb_intersects_box(\"istac:centroid\", -1, 39, 0, 40) AS b FROM data WHERE id = 'sample_0'"));
   ASSERT_EQ(t.num_rows(), 1u);
   EXPECT_TRUE(t.columns[0].values[0].is_null());
   EXPECT_EQ(t.columns[1].values[0], Value(true));

@@ -37,7 +37,9 @@ TEST(JsonText, Utf8RulesOfRfc3629) {
   EXPECT_FALSE(util::IsValidUtf8("\xed\xa0\x80"));      // a surrogate
   EXPECT_FALSE(util::IsValidUtf8("\xf4\x90\x80\x80"));  // above U+10FFFF
   EXPECT_FALSE(util::IsValidUtf8("\xe2\x82"));          // truncated
-  EXPECT_EQ(util::SanitizeUtf8("a\xff" "b\xe2\x82"), "a?b??");
+  EXPECT_EQ(util::SanitizeUtf8("a\xff"
+                               "b\xe2\x82"),
+            "a?b??");
 }
 
 TEST(JsonText, SyntaxErrorsDepthAndSize) {
@@ -56,8 +58,11 @@ TEST(JsonText, SyntaxErrorsDepthAndSize) {
 }
 
 TEST(JsonText, DumpNeverThrowsOnBadStrings) {
-  nlohmann::ordered_json j = {{"id", std::string("a\xff" "b")}};
-  EXPECT_EQ(util::DumpJsonText(j), "{\"id\":\"a\xef\xbf\xbd" "b\"}");
+  nlohmann::ordered_json j = {{"id", std::string("a\xff"
+                                                 "b")}};
+  EXPECT_EQ(util::DumpJsonText(j),
+            "{\"id\":\"a\xef\xbf\xbd"
+            "b\"}");
 }
 
 TEST(ExceptionGuard, EveryExceptionBecomesAStatusNamingTheInput) {
@@ -123,8 +128,9 @@ TEST(BadBytes, ValidateReportsNonUtf8CollectionAsAViolation) {
   reliability::CopyWithByte(reliability::FlatZip(), path, kFlatCollection + 12, 0xFF);
   auto r = RunTaco("validate --fast " + ShellQuote(path));
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.out.find("collection-json  COLLECTION.json: text that is not valid UTF-8 (byte 0xFF at line 2, column 11)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("collection-json  COLLECTION.json: text that is not valid UTF-8 (byte 0xFF at line 2, column 11)"),
+      std::string::npos)
       << r.out;
 }
 

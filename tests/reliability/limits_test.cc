@@ -148,7 +148,8 @@ std::string ClaimRows(const std::string& parquet, uint64_t from, uint64_t to) {
   const std::string old_field = std::string("\x16") + varint(from * 2);
   const std::string new_field = std::string("\x16") + varint(to * 2);
   size_t replaced = 0;
-  for (size_t at = footer.find(old_field); at != std::string::npos; at = footer.find(old_field, at + new_field.size())) {
+  for (size_t at = footer.find(old_field); at != std::string::npos;
+       at = footer.find(old_field, at + new_field.size())) {
     footer.replace(at, old_field.size(), new_field);
     ++replaced;
   }

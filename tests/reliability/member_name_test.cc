@@ -64,8 +64,8 @@ std::string MakeFlatZip(const TempDir& dir) {
                      R"({"id": "flat", "dataset_version": "1", "description": "member names",
                          "licenses": ["CC0-1.0"], "providers": [{"name": "taco-cpp"}], "tasks": ["other"]})");
   const std::string out = dir / "flat.tacozip";
-  auto r = RunTaco("create " + ShellQuote(src) + " " + ShellQuote(out) + " --collection " +
-                   ShellQuote(dir / "flat.json"));
+  auto r =
+      RunTaco("create " + ShellQuote(src) + " " + ShellQuote(out) + " --collection " + ShellQuote(dir / "flat.json"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return out;
 }
@@ -200,7 +200,8 @@ TEST(MemberName, CatAndConvertRefuseSwappedMembers) {
   EXPECT_EQ(RunTaco("convert " + ShellQuote(good) + " " + ShellQuote(tmp / "good_folder")).exit_code, 0);
   // export rebuilds the same way.
   const std::string exported = tmp / "exported.tacozip";
-  auto e = RunTaco("export " + ShellQuote(bad) + " " + ShellQuote(exported) + " --sql \"SELECT * FROM data WHERE id = 'a'\"");
+  auto e = RunTaco("export " + ShellQuote(bad) + " " + ShellQuote(exported) +
+                   " --sql \"SELECT * FROM data WHERE id = 'a'\"");
   EXPECT_EQ(e.exit_code, 2) << e.err;
   EXPECT_NE(e.err.find("not the sample's 'DATA/a/x.bin'"), std::string::npos) << e.err;
 }

@@ -6,8 +6,8 @@
 
 #include <cstring>
 #include <filesystem>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "format/zip/crc32.h"
 #include "reliability/reliability_util.h"
@@ -44,8 +44,10 @@ std::vector<uint64_t> PageMiddles(const std::string& bytes) {
     int16_t id = 0;
     uint8_t t = 0;
     while (r.NextField(&id, &t)) {
-      if (id == 3) compressed = r.I32(t);
-      else r.Skip(t);
+      if (id == 3)
+        compressed = r.I32(t);
+      else
+        r.Skip(t);
     }
     EXPECT_FALSE(r.failed());
     if (r.failed() || compressed < 2) break;

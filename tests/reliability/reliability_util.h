@@ -29,7 +29,10 @@ inline void CopyWithByte(const std::string& src, const std::string& dst, uint64_
 // directory's copy is left alone: readers use the local header).
 inline void RefreshLocalCrc(const std::string& path, const std::string& name) {
   std::string bytes = testing::ReadFile(path);
-  auto u16 = [&](size_t at) { return static_cast<uint32_t>(static_cast<unsigned char>(bytes[at]) | (static_cast<unsigned char>(bytes[at + 1]) << 8)); };
+  auto u16 = [&](size_t at) {
+    return static_cast<uint32_t>(static_cast<unsigned char>(bytes[at]) |
+                                 (static_cast<unsigned char>(bytes[at + 1]) << 8));
+  };
   for (size_t p = bytes.find("PK\x03\x04"); p != std::string::npos; p = bytes.find("PK\x03\x04", p + 1)) {
     const size_t n = u16(p + 26), extra = u16(p + 28);
     if (n != name.size() || bytes.compare(p + 30, n, name) != 0) continue;

@@ -172,7 +172,8 @@ TEST_F(RemoteTest, ExportOfASubsetCopiesItsAdjacentMembersWithOneRequestPerRun) 
   ScopedEnv runs("TACO_COPY_RUN_BYTES", "500000");
   for (const std::string dest : {"subset.tacozip", "subset"}) {
     SCOPED_TRACE(dest);
-    Counts c = RunCounted(e, "export " + ShellQuote(e->Url(rel)) + " " + ShellQuote(out / dest) + " --sql " + sql, span);
+    Counts c =
+        RunCounted(e, "export " + ShellQuote(e->Url(rel)) + " " + ShellQuote(out / dest) + " --sql " + sql, span);
     EXPECT_GE(c.data, 1u);
     EXPECT_LE(c.data, CeilDiv(span.bytes() + kHeaderWindow, 500000)) << e->LogText();
     EXPECT_LE(c.other, 5u) << e->LogText();

@@ -26,7 +26,8 @@ void WriteThreeLevelTree(const std::string& root, int shift) {
       const std::string d = root + "/r" + std::to_string(i) + "/t" + std::to_string(j);
       fs::create_directories(d);
       for (int k = 0; k < 2; ++k) {
-        WriteFile(d + "/f" + std::to_string(k) + ".bin", std::string(20000, static_cast<char>(Ours3Byte(i, j, k) + shift)));
+        WriteFile(d + "/f" + std::to_string(k) + ".bin",
+                  std::string(20000, static_cast<char>(Ours3Byte(i, j, k) + shift)));
       }
     }
   }
@@ -94,9 +95,10 @@ void RemoteEnv::MakeDatasets() {
     fs::create_directories(Local(cat));
     create(src3, Local(cat + "/part_a.tacozip"));
     create(src3b, Local(cat + "/part_b.tacozip"));
-    const std::string parts = ShellQuote(Local(cat + "/part_a.tacozip")) + " " + ShellQuote(Local(cat + "/part_b.tacozip"));
-    CommandResult made = RunTaco("tacocat " + parts + " -o " + ShellQuote(Local(cat)) +
-                                 (cat == "cat1" ? " --single-file" : ""));
+    const std::string parts =
+        ShellQuote(Local(cat + "/part_a.tacozip")) + " " + ShellQuote(Local(cat + "/part_b.tacozip"));
+    CommandResult made =
+        RunTaco("tacocat " + parts + " -o " + ShellQuote(Local(cat)) + (cat == "cat1" ? " --single-file" : ""));
     if (made.exit_code != 0 && skip_reason.empty()) skip_reason = "taco tacocat " + cat + " failed: " + made.err;
   }
 }
@@ -110,14 +112,24 @@ void RemoteEnv::StartServers() {
   fs::create_directories(*dir / "nginx/tmp");
   const std::string conf = *dir / "nginx.conf";
   const std::string p = *dir / "nginx";
-  WriteFile(conf, "daemon off;\nmaster_process off;\nworker_processes 1;\npid " + p + "/nginx.pid;\n"
-                  "error_log " + p + "/error.log;\nevents { worker_connections 64; }\nhttp {\n"
-                  "  log_format taco '$request_method $uri $status $body_bytes_sent \"$http_range\"';\n"
-                  "  access_log " + log + " taco;\n  client_body_temp_path " + p + "/tmp;\n"
-                  "  proxy_temp_path " + p + "/tmp;\n  fastcgi_temp_path " + p + "/tmp;\n"
-                  "  uwsgi_temp_path " + p + "/tmp;\n  scgi_temp_path " + p + "/tmp;\n"
-                  "  default_type application/octet-stream;\n"
-                  "  server { listen 127.0.0.1:" + std::to_string(port) + "; root " + www + "; }\n}\n");
+  WriteFile(conf, "daemon off;\nmaster_process off;\nworker_processes 1;\npid " + p +
+                      "/nginx.pid;\n"
+                      "error_log " +
+                      p +
+                      "/error.log;\nevents { worker_connections 64; }\nhttp {\n"
+                      "  log_format taco '$request_method $uri $status $body_bytes_sent \"$http_range\"';\n"
+                      "  access_log " +
+                      log + " taco;\n  client_body_temp_path " + p +
+                      "/tmp;\n"
+                      "  proxy_temp_path " +
+                      p + "/tmp;\n  fastcgi_temp_path " + p +
+                      "/tmp;\n"
+                      "  uwsgi_temp_path " +
+                      p + "/tmp;\n  scgi_temp_path " + p +
+                      "/tmp;\n"
+                      "  default_type application/octet-stream;\n"
+                      "  server { listen 127.0.0.1:" +
+                      std::to_string(port) + "; root " + www + "; }\n}\n");
   std::string err = nginx.Start({kNginx, "-c", conf, "-p", p}, port);
   if (!err.empty()) {
     skip_reason = "nginx: " + err;

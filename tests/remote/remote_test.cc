@@ -27,8 +27,8 @@ TEST_F(RemoteTest, OpeningARemoteZipCostsAtMostTwoRequests) {
     std::string rel;
     size_t expected;  // 1 when the first 16 KiB cover the metadata, else 2
   };
-  for (const Case& c : {Case{"zip/flat/flat.tacozip", 1}, Case{"zip/nested/nested.tacozip", 2},
-                        Case{"ours.tacozip", 2}, Case{"ours3.tacozip", 2}}) {
+  for (const Case& c : {Case{"zip/flat/flat.tacozip", 1}, Case{"zip/nested/nested.tacozip", 2}, Case{"ours.tacozip", 2},
+                        Case{"ours3.tacozip", 2}}) {
     SCOPED_TRACE(c.rel);
     std::unique_ptr<Dataset> remote;
     const size_t n = Count([&] {
@@ -155,7 +155,10 @@ TEST_F(RemoteTest, OpenListAndConcatOfUrlsGiveTheLocalAnswers) {
   const std::vector<std::string> rels = {"cat/part_a.tacozip", "cat/part_b.tacozip"};
   Result<std::unique_ptr<Dataset>> remote = Status::OK();
   // Each ZIP opens with 2 requests; the concat mounts the levels already fetched.
-  EXPECT_EQ(Count([&] { remote = Dataset::OpenList({e->Url(rels[0]), e->Url(rels[1])}, NoCache()); }), 4u)
+  EXPECT_EQ(Count([&] {
+              remote = Dataset::OpenList({e->Url(rels[0]), e->Url(rels[1])}, NoCache());
+            }),
+            4u)
       << e->LogText();
   ASSERT_TRUE(remote.ok()) << remote.status().ToString();
   auto local = Dataset::OpenList({e->Local(rels[0]), e->Local(rels[1])});
@@ -293,18 +296,17 @@ TEST_F(RemoteTest, CliGivesTheSameAnswersOnAUrlAsOnTheLocalFile) {
     std::string read_keys;  // a FOLDER sample (children table) or FILE sample
     std::string cat_keys;   // a FILE sample
   };
-  for (const Case& c : {Case{"zip/flat/flat.tacozip", "0", "0"}, Case{"zip/nested/nested.tacozip", "0", "0 0"},
-                        Case{"folder/flat", "0", "0"}, Case{"folder/nested", "0", "0 0"},
-                        Case{"ours.tacozip", "1", "1"}, Case{"ours3.tacozip", "1 0", "1 1 0"},
-                        Case{"ours3_folder", "0 1", "0 1 1"}}) {
+  for (const Case& c :
+       {Case{"zip/flat/flat.tacozip", "0", "0"}, Case{"zip/nested/nested.tacozip", "0", "0 0"},
+        Case{"folder/flat", "0", "0"}, Case{"folder/nested", "0", "0 0"}, Case{"ours.tacozip", "1", "1"},
+        Case{"ours3.tacozip", "1 0", "1 1 0"}, Case{"ours3_folder", "0 1", "0 1 1"}}) {
     SCOPED_TRACE(c.rel);
     const std::string local = e->Local(c.rel);
     const std::string url = e->Url(c.rel);
     const std::string local_root = ToVsiPath(local);
     const std::string url_root = ToVsiPath(url);
-    for (const std::string& args :
-         {std::string("info"), std::string("ls"), std::string("sql"), std::string("read " + c.read_keys),
-          std::string("cat " + c.cat_keys)}) {
+    for (const std::string& args : {std::string("info"), std::string("ls"), std::string("sql"),
+                                    std::string("read " + c.read_keys), std::string("cat " + c.cat_keys)}) {
       SCOPED_TRACE(args);
       const auto [a, b] = RunOnLocalAndUrl(args, local, url);
       EXPECT_EQ(DropGdalVsiColumn(Replace(Replace(a, local_root, "<ROOT>"), local, "<ROOT>")),

@@ -29,7 +29,6 @@ namespace fs = std::filesystem;
 const char* kFolder = "cat/.tacocat";
 const char* kSingle = "cat1/__TACOCAT__";
 
-
 // The nginx log line fields: METHOD URI STATUS BYTES "RANGE".
 struct LogLine {
   std::string method, uri, status, range;
@@ -93,7 +92,9 @@ class TacocatRemoteTest : public RemoteTest {
 
 TEST(TacocatMaxDepthTest, LargestHierarchyKeyElseZero) {
   EXPECT_EQ(*TacocatMaxDepth(R"({"taco:pit_schema": {"root": {"n": 2, "type": "FOLDER"},
-      "hierarchy": {"1": [], "2": []}}})", "c"), 2);
+      "hierarchy": {"1": [], "2": []}}})",
+                             "c"),
+            2);
   EXPECT_EQ(*TacocatMaxDepth(R"({"taco:pit_schema": {"root": {"n": 2, "type": "FILE"}, "hierarchy": {}}})", "c"), 0);
   EXPECT_EQ(*TacocatMaxDepth(R"({"id": "x"})", "c"), 0);
   EXPECT_EQ(*TacocatMaxDepth(R"({"taco:pit_schema": {"hierarchy": {"2": [], "1": []}}})", "c"), 2);
@@ -451,9 +452,9 @@ TEST_F(TacocatRemoteTest, TacollectionOverHttpOpensItsPartsAndRoutes) {
     EXPECT_EQ(*(*ds)->RowCount(), *(*local)->RowCount());
   });
   for (const std::string& line : lines) EXPECT_EQ(line.find("part_a.tacozip"), std::string::npos) << line;
-  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(),
-                          [](const std::string& l) { return l.find("part_b.tacozip") != std::string::npos; }))
-      << Joined(lines);
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("part_b.tacozip") != std::string::npos;
+  })) << Joined(lines);
 }
 
 }  // namespace

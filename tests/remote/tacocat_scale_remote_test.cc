@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 
 constexpr int kParts = 300;
 
-
 // The last non-empty line of `text`.
 std::string LastLine(std::string text) {
   while (!text.empty() && text.back() == '\n') text.pop_back();

@@ -4,8 +4,8 @@
 // Also: GDAL options a caller sets for its own thread reach taco-cpp's parallel fetch
 // threads, and the /vsitaco/ paths stay bounded (an LRU) in a loop over many samples.
 #include <cpl_conv.h>
-#include <gdal_alg.h>
 #include <gdal.h>
+#include <gdal_alg.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -36,7 +36,8 @@ std::string Ids(const Result<Table>& t) {
   std::string out;
   const int c = t->FindColumn("id");
   if (c < 0) return "no id";
-  for (const auto& v : t->columns[static_cast<size_t>(c)].values) out += (v.is<std::string>() ? v.get<std::string>() : "?") + ",";
+  for (const auto& v : t->columns[static_cast<size_t>(c)].values)
+    out += (v.is<std::string>() ? v.get<std::string>() : "?") + ",";
   return out;
 }
 

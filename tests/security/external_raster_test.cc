@@ -82,7 +82,9 @@ std::string Vrt(const std::string& source) {
   return "<VRTDataset rasterXSize=\"4\" rasterYSize=\"4\">\n"
          "  <VRTRasterBand dataType=\"Byte\" band=\"1\">\n"
          "    <SimpleSource>\n"
-         "      <SourceFilename relativeToVRT=\"0\">" + source + "</SourceFilename>\n"
+         "      <SourceFilename relativeToVRT=\"0\">" +
+         source +
+         "</SourceFilename>\n"
          "      <SourceBand>1</SourceBand>\n"
          "    </SimpleSource>\n"
          "  </VRTRasterBand>\n"
@@ -109,9 +111,8 @@ class ExternalRasters : public ::testing::Test {
     // Rows: 0 honest GeoTIFF, 1 VRT of the outside file, 2 VRT of the URL; all with
     // geotiff:stats so that `stats --exact` selects them.
     std::vector<Sample> samples;
-    const std::pair<const char*, std::string> rows[] = {{"honest", testing::ReadFile(dir_ / "inside.tif")},
-                                                        {"local_vrt", Vrt(outside_)},
-                                                        {"url_vrt", Vrt(url_)}};
+    const std::pair<const char*, std::string> rows[] = {
+        {"honest", testing::ReadFile(dir_ / "inside.tif")}, {"local_vrt", Vrt(outside_)}, {"url_vrt", Vrt(url_)}};
     for (const auto& [id, bytes] : rows) {
       Sample s = *Sample::FromBytes(id, bytes);
       ASSERT_TRUE(s.Extend(*stats).ok());

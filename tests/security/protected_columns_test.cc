@@ -81,7 +81,8 @@ TEST_F(ProtectedColumns, LegitimateQueriesKeepWorking) {
             std::string::npos);
   EXPECT_EQ(csv("SELECT count(*) AS n FROM data"), "n\n2\n");
   // `filter --sql` then navigation of the survivors.
-  CommandResult f = RunTaco("filter " + q + " --sql " + ShellQuote("SELECT * FROM data_raw WHERE id = 'asia'") + " --format csv");
+  CommandResult f =
+      RunTaco("filter " + q + " --sql " + ShellQuote("SELECT * FROM data_raw WHERE id = 'asia'") + " --format csv");
   EXPECT_EQ(f.exit_code, 0) << f.err;
 }
 

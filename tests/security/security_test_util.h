@@ -22,14 +22,15 @@
 namespace taco::sectest {
 
 inline nlohmann::ordered_json Collection() {
-  return {{"id", "security_test"},   {"dataset_version", "1.0.0"},    {"description", "security test"},
+  return {{"id", "security_test"},     {"dataset_version", "1.0.0"},        {"description", "security test"},
           {"licenses", {"CC-BY-4.0"}}, {"providers", {{{"name", "Test"}}}}, {"tasks", {"classification"}}};
 }
 
 // <prefix>0..2: FILE samples holding "content_<i>".
 inline Taco FlatTaco(const std::string& prefix = "sample_") {
   std::vector<Sample> samples;
-  for (int i = 0; i < 3; ++i) samples.push_back(*Sample::FromBytes(prefix + std::to_string(i), "content_" + std::to_string(i)));
+  for (int i = 0; i < 3; ++i)
+    samples.push_back(*Sample::FromBytes(prefix + std::to_string(i), "content_" + std::to_string(i)));
   return *Taco::Make(*Tortilla::Make(std::move(samples)), Collection());
 }
 
@@ -38,7 +39,8 @@ inline Taco NestedTaco() {
   std::vector<Sample> regions;
   for (std::string region : {"europe", "asia"}) {
     std::vector<Sample> items;
-    for (int j = 0; j < 2; ++j) items.push_back(*Sample::FromBytes("item_" + std::to_string(j), "data_" + region + "_" + std::to_string(j)));
+    for (int j = 0; j < 2; ++j)
+      items.push_back(*Sample::FromBytes("item_" + std::to_string(j), "data_" + region + "_" + std::to_string(j)));
     regions.push_back(*Sample::FromTortilla(region, *Tortilla::Make(std::move(items))));
   }
   return *Taco::Make(*Tortilla::Make(std::move(regions)), Collection());
@@ -92,7 +94,8 @@ inline std::string MemberBytes(const std::string& zip_path, const std::string& n
 // Rewrites the ZIP `src` as `dst`, members in their order, those in `replace` with new bytes
 // (members after a resized one move: replace METADATA members or the last DATA ones), and
 // a TACO_HEADER pointing at the levels.
-inline void RebuildZip(const std::string& src, const std::string& dst, const std::map<std::string, std::string>& replace) {
+inline void RebuildZip(const std::string& src, const std::string& dst,
+                       const std::map<std::string, std::string>& replace) {
   auto reader = *OpenLocalFile(src);
   auto entries = zip::ReadCentralDirectory(*reader, true);
   ASSERT_TRUE(entries.ok()) << entries.status().ToString();

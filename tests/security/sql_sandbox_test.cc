@@ -271,10 +271,10 @@ TEST_F(SqlSandbox, CliAllowExternalSqlJoinsAUsersFile) {
     CommandResult after = RunTaco("sql --allow-external-sql " + ShellQuote(path) + " " + join + " --format csv");
     EXPECT_EQ(after.exit_code, 0) << after.err;
     EXPECT_EQ(after.out, r.out);
-    CommandResult filtered = RunTaco("--allow-external-sql filter " + ShellQuote(path) + " --sql " +
-                                     ShellQuote("SELECT d.* FROM data d JOIN read_csv('" + labels_ +
-                                                "') l USING (id) WHERE l.label = 'forest'") +
-                                     " --format csv");
+    CommandResult filtered = RunTaco(
+        "--allow-external-sql filter " + ShellQuote(path) + " --sql " +
+        ShellQuote("SELECT d.* FROM data d JOIN read_csv('" + labels_ + "') l USING (id) WHERE l.label = 'forest'") +
+        " --format csv");
     EXPECT_EQ(filtered.exit_code, 0) << filtered.err;
     EXPECT_NE(filtered.out.find("sample_2"), std::string::npos) << filtered.out;
     EXPECT_EQ(filtered.out.find("sample_0"), std::string::npos) << filtered.out;

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include <cstring>
 #include "support/paths.h"
 #include "taco/dataset.h"
+#include "taco/model.h"
 #include "taco/stats.h"
 #include "taco/writer.h"
-#include "taco/model.h"
-#include <cstring>
 
 namespace taco::testing {
 namespace {
@@ -92,7 +92,8 @@ TEST(Concat, FlatZipWithACopy) {
   auto filtered = ds.FilterBbox(-0.5, 39.3, -0.2, 39.6);
   ASSERT_TRUE(filtered.ok()) << filtered.status().ToString();
   EXPECT_EQ((*filtered)->RowCount().value_or(-1), 2);
-  auto mean = ComputeStats(ds, StatsMeasure::kMean, StatsQuery{{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
+  auto mean =
+      ComputeStats(ds, StatsMeasure::kMean, StatsQuery{{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(mean.ok()) << mean.status().ToString();
   EXPECT_NEAR((*mean)[0], 138.96, 138.96 * 1e-4);
 }
@@ -146,7 +147,8 @@ TEST(Concat, NestedZipWithACopyNavigatesPerSource) {
   EXPECT_EQ(*bytes, "data_americas_0");
 
   // Level-1 stats join per source: the same values as one dataset.
-  auto mean = ComputeStats(ds, StatsMeasure::kMean, StatsQuery{{0}, 1, "americas", std::nullopt, StatsMethod::kUpstream});
+  auto mean =
+      ComputeStats(ds, StatsMeasure::kMean, StatsQuery{{0}, 1, "americas", std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(mean.ok()) << mean.status().ToString();
   EXPECT_NEAR((*mean)[0], (98.5 + 0.25 + 145.8) / 3, 1e-3);
 }
@@ -264,9 +266,8 @@ std::string WriteRegions(const TempDir& dir, const std::string& name, const std:
     }
     regions.push_back(*Sample::FromTortilla(region, *Tortilla::Make(std::move(items))));
   }
-  nlohmann::ordered_json collection = {{"id", "regions"}, {"dataset_version", "1"}, {"description", "d"},
-                                       {"licenses", {"x"}}, {"providers", {{{"name", "p"}}}},
-                                       {"tasks", {"other"}}};
+  nlohmann::ordered_json collection = {{"id", "regions"},   {"dataset_version", "1"},         {"description", "d"},
+                                       {"licenses", {"x"}}, {"providers", {{{"name", "p"}}}}, {"tasks", {"other"}}};
   const std::string out = dir / name;
   auto written = Create(*Taco::Make(*Tortilla::Make(std::move(regions)), collection), out);
   EXPECT_TRUE(written.ok()) << written.status().ToString();

@@ -40,7 +40,8 @@ TEST(StatsCommand, OneBandGivesScalars) {
 }
 
 TEST(StatsCommand, SeveralBandsGiveLists) {
-  nlohmann::json j = Json(RunTaco("stats " + ShellQuote(UpstreamFixtures() + "/folder/flat") + " --band 0,1,2 --json --method upstream"));
+  nlohmann::json j = Json(
+      RunTaco("stats " + ShellQuote(UpstreamFixtures() + "/folder/flat") + " --band 0,1,2 --json --method upstream"));
   ASSERT_TRUE(j.is_object());
   ASSERT_TRUE(j["mean"].is_array());
   ASSERT_EQ(j["mean"].size(), 3u);
@@ -60,8 +61,7 @@ TEST(StatsCommand, CategoricalChildren) {
   ASSERT_TRUE(two.is_object());
   ASSERT_EQ(two["categorical"].size(), 2u);
   EXPECT_EQ(two["categorical"][0], j["categorical"]);
-  nlohmann::json americas =
-      Json(RunTaco("stats " + p + " --band 0 --level 1 --id americas --json --method upstream"));
+  nlohmann::json americas = Json(RunTaco("stats " + p + " --band 0 --level 1 --id americas --json --method upstream"));
   ASSERT_TRUE(americas.is_object());
   EXPECT_NEAR(americas["mean"].get<double>(), (98.5 + 0.25 + 145.8) / 3, 1e-3);
 }
@@ -87,7 +87,8 @@ TEST(StatsCommand, Errors) {
   ExpectOneLineError(RunTaco("stats " + nested + " --band 0"), "does not contain statistics");
   ExpectOneLineError(RunTaco("stats " + nested + " --band 0 --level 1"), "id is required for level > 0");
   ExpectOneLineError(RunTaco("stats " + nested + " --band 0 --level 1 --id asia"), "ragged");
-  ExpectOneLineError(RunTaco("stats " + ShellQuote(UpstreamFixtures() + "/nope.tacozip") + " --band 0"), "nope.tacozip");
+  ExpectOneLineError(RunTaco("stats " + ShellQuote(UpstreamFixtures() + "/nope.tacozip") + " --band 0"),
+                     "nope.tacozip");
 }
 
 }  // namespace

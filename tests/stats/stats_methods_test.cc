@@ -161,9 +161,9 @@ class StatsMethods : public ::testing::Test {
     WriteFile(dir / "c.json", kCollection);
     WriteFile(dir / "meta.csv", meta);
     path_ = dir / "mix.tacozip";
-    CommandResult r = RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(path_) + " --collection " +
-                              ShellQuote(dir / "c.json") + " --metadata " + ShellQuote(dir / "meta.csv") +
-                              " --ext stac --ext stats");
+    CommandResult r =
+        RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(path_) + " --collection " +
+                ShellQuote(dir / "c.json") + " --metadata " + ShellQuote(dir / "meta.csv") + " --ext stac --ext stats");
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   static void TearDownTestSuite() { dir_.reset(); }
@@ -268,7 +268,8 @@ TEST_F(StatsMethods, SqlBboxAndDatetimeSelectTheRows) {
   ExpectExact(Json(RunTaco(Stats("--exact --json --bbox -0.5,9,9.5,11"))), first_ten);
   ExpectExact(Json(RunTaco(Stats("--exact --json --datetime 2023-01-01/2023-01-10 --time-col acquired"))), first_ten);
   // Filters compose, and pooled follows the same rows.
-  nlohmann::json both = Json(RunTaco(Stats("--json --bbox -0.5,9,9.5,11 --sql \"SELECT * FROM data WHERE id >= 's05'\"")));
+  nlohmann::json both =
+      Json(RunTaco(Stats("--json --bbox -0.5,9,9.5,11 --sql \"SELECT * FROM data WHERE id >= 's05'\"")));
   EXPECT_EQ(both.value("samples", 0), 5);
   ExpectRel(At(both, "mean", 1), TruthOver(5, 10)[1].mean, 1e-5, "mean of s05..s09");
   ExpectOneLineError(RunTaco(Stats("--bbox 1,2,3")), "--bbox");

@@ -73,11 +73,13 @@ TEST(Stats, FlatFolderMatchesZipAndOrdering) {
 TEST(Stats, SeveralBandsGiveOneValueEach) {
   auto ds = Load("/zip/flat/flat.tacozip");
   ASSERT_NE(ds, nullptr);
-  auto r = ComputeStats(*ds, StatsMeasure::kMean, StatsQuery{{0, 1, 2}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
+  auto r = ComputeStats(*ds, StatsMeasure::kMean,
+                        StatsQuery{{0, 1, 2}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 3u);
   for (int b = 0; b < 3; ++b) EXPECT_EQ((*r)[static_cast<size_t>(b)], One(*ds, StatsMeasure::kMean, b));
-  auto reordered = ComputeStats(*ds, StatsMeasure::kMean, StatsQuery{{2, 0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
+  auto reordered =
+      ComputeStats(*ds, StatsMeasure::kMean, StatsQuery{{2, 0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_TRUE(reordered.ok());
   EXPECT_EQ((*reordered)[0], (*r)[2]);
   EXPECT_EQ((*reordered)[1], (*r)[0]);
@@ -106,20 +108,31 @@ TEST(Stats, Errors) {
   ASSERT_NE(flat, nullptr);
   ASSERT_NE(nested, nullptr);
   ASSERT_NE(nested_zip, nullptr);
-  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("out of range"), std::string::npos);
-  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{0, 1, 99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("Band 99 out of range"),
+  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .find("out of range"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{-1}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("out of range"), std::string::npos);
-  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{0}, 99, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("Level 99 does not exist"),
+  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{0, 1, 99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .find("Band 99 out of range"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(*nested_zip, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("does not contain statistics"),
+  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{-1}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .find("out of range"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(*nested, StatsMeasure::kMean, {{0}, 1, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("id is required for level > 0"),
+  EXPECT_NE(ErrorOf(*flat, StatsMeasure::kMean, {{0}, 99, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .find("Level 99 does not exist"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(*nested, StatsMeasure::kMean, {{0}, 1, "nowhere", std::nullopt, StatsMethod::kUpstream}).find("no sample with id 'nowhere'"),
+  EXPECT_NE(ErrorOf(*nested_zip, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .find("does not contain statistics"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(*nested, StatsMeasure::kMean, {{0}, 1, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .find("id is required for level > 0"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(*nested, StatsMeasure::kMean, {{0}, 1, "nowhere", std::nullopt, StatsMethod::kUpstream})
+                .find("no sample with id 'nowhere'"),
             std::string::npos);
   // Every message names the dataset.
-  EXPECT_EQ(ErrorOf(*flat, StatsMeasure::kMean, {{99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).rfind(flat->path(), 0), 0u);
+  EXPECT_EQ(ErrorOf(*flat, StatsMeasure::kMean, {{99}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .rfind(flat->path(), 0),
+            0u);
 }
 
 TEST(Stats, NestedLevelOneById) {
@@ -145,14 +158,18 @@ TEST(Stats, NestedLevelOneById) {
 TEST(Stats, RaggedAndKindMismatchAreErrors) {
   auto ds = Load("/folder/nested");
   ASSERT_NE(ds, nullptr);
-  EXPECT_NE(ErrorOf(*ds, StatsMeasure::kMean, {{0}, 1, "asia", std::nullopt, StatsMethod::kUpstream}).find("ragged"), std::string::npos);
+  EXPECT_NE(ErrorOf(*ds, StatsMeasure::kMean, {{0}, 1, "asia", std::nullopt, StatsMethod::kUpstream}).find("ragged"),
+            std::string::npos);
   auto asia = ComputeCategoricalStats(*ds, StatsQuery{{0}, 1, "asia", std::nullopt, StatsMethod::kUpstream});
   ASSERT_FALSE(asia.ok());
   EXPECT_NE(asia.status().message().find("ragged"), std::string::npos);
-  EXPECT_NE(ErrorOf(*ds, StatsMeasure::kMean, {{0}, 1, "europe", std::nullopt, StatsMethod::kUpstream}).find("categorical"), std::string::npos);
+  EXPECT_NE(
+      ErrorOf(*ds, StatsMeasure::kMean, {{0}, 1, "europe", std::nullopt, StatsMethod::kUpstream}).find("categorical"),
+      std::string::npos);
   auto flat = Load("/zip/flat/flat.tacozip");
   ASSERT_NE(flat, nullptr);
-  auto categorical = ComputeCategoricalStats(*flat, StatsQuery{{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
+  auto categorical =
+      ComputeCategoricalStats(*flat, StatsQuery{{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream});
   ASSERT_FALSE(categorical.ok());
   EXPECT_NE(categorical.status().message().find("continuous"), std::string::npos);
 }
@@ -179,11 +196,14 @@ TEST(Stats, FollowTheCurrentView) {
   EXPECT_NE(One(**two, StatsMeasure::kMean, 0), One(*ds, StatsMeasure::kMean, 0));
   auto projected = ds->Sql("SELECT id FROM data");
   ASSERT_TRUE(projected.ok());
-  EXPECT_NE(ErrorOf(**projected, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("does not contain statistics"),
+  EXPECT_NE(ErrorOf(**projected, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .find("does not contain statistics"),
             std::string::npos);
   auto none = ds->Sql("SELECT * FROM data_raw WHERE cloud_cover > 1000");
   ASSERT_TRUE(none.ok());
-  EXPECT_NE(ErrorOf(**none, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream}).find("no rows"), std::string::npos);
+  EXPECT_NE(ErrorOf(**none, StatsMeasure::kMean, {{0}, 0, std::nullopt, std::nullopt, StatsMethod::kUpstream})
+                .find("no rows"),
+            std::string::npos);
 }
 
 TEST(Stats, LevelOneParentsComeFromTheCurrentView) {
@@ -191,10 +211,12 @@ TEST(Stats, LevelOneParentsComeFromTheCurrentView) {
   ASSERT_NE(ds, nullptr);
   auto europe_only = ds->Sql("SELECT * FROM data_raw WHERE id = 'europe'");
   ASSERT_TRUE(europe_only.ok());
-  auto r = ComputeStats(**europe_only, StatsMeasure::kMean, StatsQuery{{0}, 1, "americas", std::nullopt, StatsMethod::kUpstream});
+  auto r = ComputeStats(**europe_only, StatsMeasure::kMean,
+                        StatsQuery{{0}, 1, "americas", std::nullopt, StatsMethod::kUpstream});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("no sample with id 'americas'"), std::string::npos);
-  auto europe = ComputeCategoricalStats(**europe_only, StatsQuery{{0}, 1, "europe", std::nullopt, StatsMethod::kUpstream});
+  auto europe =
+      ComputeCategoricalStats(**europe_only, StatsQuery{{0}, 1, "europe", std::nullopt, StatsMethod::kUpstream});
   EXPECT_TRUE(europe.ok()) << europe.status().ToString();
 }
 

@@ -11,11 +11,11 @@ Table FlatTable(size_t rows, uint32_t seed) {
   std::mt19937 rng(seed);
   auto coin = [&rng](int percent) { return static_cast<int>(rng() % 100) < percent; };
   Table t;
-  t.columns = {{"id", DataType::String(), {}},          {"type", DataType::String(), {}},
-               {"internal:offset", DataType::Int64(), {}}, {"small", DataType::Int32(), {}},
-               {"ratio", DataType::Float(), {}},          {"cloud", DataType::Double(), {}},
-               {"flag", DataType::Bool(), {}},            {"wkb", DataType::Binary(), {}},
-               {"time", DataType::TimestampUs(), {}},    {"never", DataType::String(), {}}};
+  t.columns = {
+      {"id", DataType::String(), {}},   {"type", DataType::String(), {}}, {"internal:offset", DataType::Int64(), {}},
+      {"small", DataType::Int32(), {}}, {"ratio", DataType::Float(), {}}, {"cloud", DataType::Double(), {}},
+      {"flag", DataType::Bool(), {}},   {"wkb", DataType::Binary(), {}},  {"time", DataType::TimestampUs(), {}},
+      {"never", DataType::String(), {}}};
   for (size_t r = 0; r < rows; ++r) {
     t.columns[0].values.emplace_back("sample_" + std::to_string(r) + (r % 3 == 0 ? "\xc3\xa9" : ""));
     t.columns[1].values.emplace_back(coin(50) ? "FILE" : "FOLDER");
@@ -71,7 +71,8 @@ void ExpectSameTables(const Table& got, const Table& want) {
   ASSERT_EQ(got.num_rows(), want.num_rows());
   for (size_t c = 0; c < want.num_columns(); ++c) {
     EXPECT_EQ(got.columns[c].name, want.columns[c].name);
-    EXPECT_EQ(got.columns[c].type, want.columns[c].type) << want.columns[c].name << ": " << got.columns[c].type.ToString();
+    EXPECT_EQ(got.columns[c].type, want.columns[c].type)
+        << want.columns[c].name << ": " << got.columns[c].type.ToString();
     for (size_t r = 0; r < want.num_rows(); ++r) {
       ASSERT_EQ(got.columns[c].values[r], want.columns[c].values[r])
           << want.columns[c].name << "[" << r << "]: " << got.columns[c].values[r].ToString() << " vs "

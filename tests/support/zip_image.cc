@@ -38,7 +38,8 @@ std::string ZipImage(const std::string& path) {
     std::fill(z.begin() + static_cast<std::ptrdiff_t>(cd + 12), z.begin() + static_cast<std::ptrdiff_t>(cd + 16), 0);
     if (lfh + 14 <= z.size()) {
       EXPECT_EQ(U32(z, lfh), 0x04034b50u);
-      std::fill(z.begin() + static_cast<std::ptrdiff_t>(lfh + 10), z.begin() + static_cast<std::ptrdiff_t>(lfh + 14), 0);
+      std::fill(z.begin() + static_cast<std::ptrdiff_t>(lfh + 10), z.begin() + static_cast<std::ptrdiff_t>(lfh + 14),
+                0);
     }
     cd += 46 + U16(z, cd + 28) + U16(z, cd + 30) + U16(z, cd + 32);
   }

@@ -160,15 +160,23 @@ Table EveryTypeTable() {
       {"ratio", DataType::Float(), {Value(1.5f), Value(-0.125f), Value()}},
       {"flag", DataType::Bool(), {Value(true), Value(false), Value()}},
       {"istac:geometry", DataType::Binary(), {Value(Binary{std::string("\x01\x00\xff", 3)}), Value(), Value(Binary{})}},
-      {"istac:time_start", DataType::TimestampUs(),
+      {"istac:time_start",
+       DataType::TimestampUs(),
        {Value(TimestampUs{1672531200000000}), Value(TimestampUs{-1}), Value()}},
-      {"stac:tensor_shape", DataType::List(DataType::Int64()),
-       {Value(ValueList{Value(int64_t{3}), Value(int64_t{256})}), Value(), Value(ValueList{Value(), Value(int64_t{1})})}},
-      {"geotiff:stats", DataType::List(DataType::List(DataType::Float())),
+      {"stac:tensor_shape",
+       DataType::List(DataType::Int64()),
+       {Value(ValueList{Value(int64_t{3}), Value(int64_t{256})}), Value(),
+        Value(ValueList{Value(), Value(int64_t{1})})}},
+      {"geotiff:stats",
+       DataType::List(DataType::List(DataType::Float())),
        {Value(ValueList{Value(ValueList{Value(1.0f), Value(2.5f)}), Value(), Value(ValueList{})}), Value(ValueList{}),
         Value()}},
-      {"band", item_struct, {s("red", 0), Value(), Value(ValueStruct{{"name", Value()}, {"index", Value(int32_t{9})}})}},
-      {"bands", DataType::List(item_struct), {Value(ValueList{s("red", 0), s("nir", 3)}), Value(), Value(ValueList{Value()})}},
+      {"band",
+       item_struct,
+       {s("red", 0), Value(), Value(ValueStruct{{"name", Value()}, {"index", Value(int32_t{9})}})}},
+      {"bands",
+       DataType::List(item_struct),
+       {Value(ValueList{s("red", 0), s("nir", 3)}), Value(), Value(ValueList{Value()})}},
   };
   return t;
 }
@@ -193,8 +201,8 @@ TEST(EngineTest, ParquetRoundTripKeepsTypesAndValues) {
     EXPECT_EQ(got.name, want.name);
     EXPECT_EQ(got.type, want.type) << want.name << ": " << got.type.ToString();
     for (size_t r = 0; r < want.values.size(); ++r) {
-      EXPECT_EQ(got.values[r], want.values[r]) << want.name << "[" << r << "]: " << got.values[r].ToString()
-                                               << " vs " << want.values[r].ToString();
+      EXPECT_EQ(got.values[r], want.values[r])
+          << want.name << "[" << r << "]: " << got.values[r].ToString() << " vs " << want.values[r].ToString();
     }
   }
 }
@@ -205,8 +213,10 @@ TEST(EngineTest, ParquetPhysicalSchema) {
   auto bytes = engine->ToParquet(EveryTypeTable(), ParquetWriteOptions{9, 65536});
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   std::string path = engine->Mount(MemoryReader(*bytes), "schema.parquet");
-  auto schema = engine->Query("SELECT name, type, repetition_type, converted_type, logical_type::VARCHAR AS logical "
-                              "FROM parquet_schema(" + QuoteString(path) + ")");
+  auto schema = engine->Query(
+      "SELECT name, type, repetition_type, converted_type, logical_type::VARCHAR AS logical "
+      "FROM parquet_schema(" +
+      QuoteString(path) + ")");
   ASSERT_TRUE(schema.ok()) << schema.status().ToString();
   auto row_of = [&](const std::string& name) -> int {
     const auto& names = schema->column("name").values;
@@ -216,8 +226,8 @@ TEST(EngineTest, ParquetPhysicalSchema) {
     return -1;
   };
   auto cell = [&](int row, const char* column) { return schema->column(column).values.at(static_cast<size_t>(row)); };
-  for (const char* name : {"id", "count", "small", "cloud_cover", "ratio", "flag", "istac:geometry",
-                           "istac:time_start", "stac:tensor_shape", "band"}) {
+  for (const char* name : {"id", "count", "small", "cloud_cover", "ratio", "flag", "istac:geometry", "istac:time_start",
+                           "stac:tensor_shape", "band"}) {
     int row = row_of(name);
     ASSERT_GE(row, 0) << name;
     EXPECT_EQ(cell(row, "repetition_type"), Value("OPTIONAL")) << name;
@@ -263,8 +273,10 @@ TEST(EngineTest, QueryToParquet) {
   }
   EXPECT_EQ(back->column("s").values[12], Value("x12"));
   std::string path = engine->Mount(MemoryReader(*bytes), "rows.parquet");
-  auto groups = engine->Query("SELECT count(DISTINCT row_group_id) AS g, max(row_group_num_rows) AS m "
-                              "FROM parquet_metadata(" + QuoteString(path) + ")");
+  auto groups = engine->Query(
+      "SELECT count(DISTINCT row_group_id) AS g, max(row_group_num_rows) AS m "
+      "FROM parquet_metadata(" +
+      QuoteString(path) + ")");
   ASSERT_TRUE(groups.ok()) << groups.status().ToString();
   EXPECT_GT(groups->column("g").values[0].get<int64_t>(), 1);
   EXPECT_LE(groups->column("m").values[0].get<int64_t>(), 4096);
@@ -346,8 +358,8 @@ TEST(EngineTest, CreateTableWithManyRows) {
     t.columns[2].values.emplace_back(ValueList{Value(static_cast<int64_t>(i % 7))});
   }
   ASSERT_TRUE(engine->CreateTable("big \"one\"", t).ok());
-  auto count = engine->Query("SELECT count(*) AS c, sum(n) AS s, sum(shape[1]) AS z FROM " +
-                             QuoteIdentifier("big \"one\""));
+  auto count =
+      engine->Query("SELECT count(*) AS c, sum(n) AS s, sum(shape[1]) AS z FROM " + QuoteIdentifier("big \"one\""));
   ASSERT_TRUE(count.ok()) << count.status().ToString();
   EXPECT_EQ(count->column("c").values[0], Value(int64_t{kRows}));
   EXPECT_EQ(count->column("s").values[0], Value(static_cast<int64_t>(kRows * (kRows - 1) / 2)));

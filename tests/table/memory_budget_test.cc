@@ -91,8 +91,9 @@ TEST(MemoryBudget, ErrorsOfAStreamedResultAreStillReported) {
   auto engine = table::Engine::Open();
   ASSERT_TRUE(engine.ok());
   // The error is raised while rows are fetched, after the first chunks were produced.
-  auto failed = (*engine)->Query("SELECT CASE WHEN range < 5000 THEN range ELSE error('boom at ' || range) END "
-                                 "FROM range(10000)");
+  auto failed = (*engine)->Query(
+      "SELECT CASE WHEN range < 5000 THEN range ELSE error('boom at ' || range) END "
+      "FROM range(10000)");
   ASSERT_FALSE(failed.ok());
   EXPECT_NE(failed.status().message().find("boom at"), std::string::npos) << failed.status().message();
   auto refused = (*engine)->Query("SELECT error('taco-refused: no, thanks')");

@@ -99,9 +99,9 @@ TEST(FlatParquetReader, AgreesWithTheEngineOnDuckDbFiles) {
   for (size_t i = 0; i < variants.size(); ++i) {
     SCOPED_TRACE(variants[i].options);
     const fs::path file = dir / ("v" + std::to_string(i) + ".parquet");
-    ASSERT_TRUE(engine->Execute("COPY flat TO " + QuoteString(file.string()) + " (FORMAT parquet, " +
-                                variants[i].options + ")")
-                    .ok());
+    ASSERT_TRUE(
+        engine->Execute("COPY flat TO " + QuoteString(file.string()) + " (FORMAT parquet, " + variants[i].options + ")")
+            .ok());
     const std::string bytes = ReadWhole(file);
     auto reference = EngineRead(*engine, bytes);
     ASSERT_TRUE(reference.ok()) << reference.status().ToString();

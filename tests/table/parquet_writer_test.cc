@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "taco/io.h"
 #include "support/flat_tables.h"
+#include "taco/io.h"
 
 namespace taco::table {
 namespace {
@@ -56,9 +56,10 @@ TEST(FlatParquet, SeveralRowGroupsAndStatistics) {
   EXPECT_EQ(back->columns[0].values, table.columns[0].values);
 
   const std::string path = engine->Mount(MemoryReader(*bytes), "groups.parquet");
-  auto meta = engine->Query("SELECT row_group_id, row_group_num_rows, compression, stats_min_value, stats_max_value, "
-                            "stats_null_count FROM parquet_metadata(" + QuoteString(path) +
-                            ") WHERE path_in_schema = 'small' ORDER BY row_group_id");
+  auto meta = engine->Query(
+      "SELECT row_group_id, row_group_num_rows, compression, stats_min_value, stats_max_value, "
+      "stats_null_count FROM parquet_metadata(" +
+      QuoteString(path) + ") WHERE path_in_schema = 'small' ORDER BY row_group_id");
   ASSERT_TRUE(meta.ok()) << meta.status().ToString();
   ASSERT_EQ(meta->num_rows(), 4u);  // 16 + 16 + 16 + 2
   EXPECT_EQ(meta->column("row_group_num_rows").values[3], Value(int64_t{2}));
@@ -68,7 +69,10 @@ TEST(FlatParquet, SeveralRowGroupsAndStatistics) {
     std::optional<int32_t> lo, hi;
     for (size_t r = g * 16; r < std::min<size_t>(50, g * 16 + 16); ++r) {
       const Value& v = table.columns[3].values[r];
-      if (v.is_null()) { ++nulls; continue; }
+      if (v.is_null()) {
+        ++nulls;
+        continue;
+      }
       lo = std::min(lo.value_or(v.get<int32_t>()), v.get<int32_t>());
       hi = std::max(hi.value_or(v.get<int32_t>()), v.get<int32_t>());
     }
@@ -88,8 +92,8 @@ TEST(FlatParquet, SeveralRowGroupsAndStatistics) {
   // every id, looked up alone, is found exactly once.
   for (size_t r = 0; r < 50; ++r) {
     const std::string id = table.columns[0].values[r].get<std::string>();
-    auto one = engine->Query("SELECT count(*) AS n FROM read_parquet(" + QuoteString(path) + ") WHERE id = " +
-                             QuoteString(id));
+    auto one = engine->Query("SELECT count(*) AS n FROM read_parquet(" + QuoteString(path) +
+                             ") WHERE id = " + QuoteString(id));
     ASSERT_TRUE(one.ok()) << one.status().ToString();
     EXPECT_EQ(one->columns[0].values[0], Value(int64_t{1})) << id;
   }
@@ -111,8 +115,10 @@ TEST(FlatParquet, PhysicalSchemaMatchesTheEngineWriter) {
   ASSERT_TRUE(reference.ok()) << reference.status().ToString();
   auto schema_of = [&](const std::string& bytes, const char* name) {
     const std::string path = engine->Mount(MemoryReader(bytes), name);
-    return engine->Query("SELECT name, type, repetition_type, converted_type, logical_type::VARCHAR AS logical "
-                         "FROM parquet_schema(" + QuoteString(path) + ") WHERE name <> 'never' AND type IS NOT NULL ORDER BY name");
+    return engine->Query(
+        "SELECT name, type, repetition_type, converted_type, logical_type::VARCHAR AS logical "
+        "FROM parquet_schema(" +
+        QuoteString(path) + ") WHERE name <> 'never' AND type IS NOT NULL ORDER BY name");
   };
   auto got = schema_of(*native, "native.parquet");
   auto want = schema_of(*reference, "reference.parquet");
@@ -146,7 +152,8 @@ TEST(FlatParquet, PhysicalSchemaMatchesTheEngineWriter) {
   EXPECT_NE(logical.find("MICROS"), std::string::npos) << logical;
 
   const std::string path = engine->Mount(MemoryReader(*native), "kv.parquet");
-  auto kv = engine->Query("SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata(" + QuoteString(path) + ")");
+  auto kv =
+      engine->Query("SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata(" + QuoteString(path) + ")");
   ASSERT_TRUE(kv.ok()) << kv.status().ToString();
   ASSERT_EQ(kv->num_rows(), 1u);
   EXPECT_EQ(kv->column("k").values[0], Value("geo"));

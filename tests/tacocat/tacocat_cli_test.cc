@@ -2,9 +2,9 @@
 // --single-file) → `taco sql` counts and `taco read`/`taco cat` bytes; `taco tacollection`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <algorithm>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -146,8 +146,8 @@ TEST_F(TacocatCliTest, ThousandsOfPartsConsolidate) {
     ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 2000);
     const std::string path = dir_ / (*form ? "many/__TACOCAT__" : "many/.tacocat");
     EXPECT_EQ(Count(path), n);
-    auto last = RunTaco("sql " + ShellQuote(path) +
-                        " 'select \"internal:source_file\" from level0_table' --format csv");
+    auto last =
+        RunTaco("sql " + ShellQuote(path) + " 'select \"internal:source_file\" from level0_table' --format csv");
     ASSERT_EQ(last.exit_code, 0) << last.err;
     EXPECT_EQ(LastLine(last.out), "p1099.tacozip");
     // Sample 1,099 is in p1099, a copy of part 1 (1099 % 3 == 1): r1's items.
@@ -197,8 +197,8 @@ TEST_F(TacocatCliTest, TacocatSingleFileAndOutputDir) {
 }
 
 TEST_F(TacocatCliTest, BadInputs) {
-  auto missing = RunTaco("tacocat " + ShellQuote(parts_[0]) + " " + ShellQuote(dir_ / "out/none.tacozip") +
-                         " -o " + ShellQuote(dir_.path()));
+  auto missing = RunTaco("tacocat " + ShellQuote(parts_[0]) + " " + ShellQuote(dir_ / "out/none.tacozip") + " -o " +
+                         ShellQuote(dir_.path()));
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("none.tacozip"), std::string::npos) << missing.err;
   EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;

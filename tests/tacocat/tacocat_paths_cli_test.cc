@@ -27,7 +27,8 @@ class TacocatPathsCli : public ::testing::Test {
     fs::create_directories(src);
     for (int i = 0; i < 2; ++i) WriteFile(src + "/" + prefix + std::to_string(i), prefix + std::to_string(i) + "!");
     fs::create_directories(fs::path(out).parent_path());
-    CommandResult r = RunTaco("create " + ShellQuote(src) + " " + ShellQuote(out) + " --collection " + ShellQuote(dir_ / "c.json"));
+    CommandResult r =
+        RunTaco("create " + ShellQuote(src) + " " + ShellQuote(out) + " --collection " + ShellQuote(dir_ / "c.json"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   TempDir dir_;
@@ -36,7 +37,8 @@ class TacocatPathsCli : public ::testing::Test {
 TEST_F(TacocatPathsCli, IndexAboveItsPartsReadsTheRightBytesInBothForms) {
   MakeZip(dir_ / "data/parts/a.tacozip", "a");
   MakeZip(dir_ / "data/parts/b.tacozip", "b");
-  const std::string inputs = std::string(" ") + ShellQuote(dir_ / "data/parts/a.tacozip") + " " + ShellQuote(dir_ / "data/parts/b.tacozip");
+  const std::string inputs =
+      std::string(" ") + ShellQuote(dir_ / "data/parts/a.tacozip") + " " + ShellQuote(dir_ / "data/parts/b.tacozip");
   for (const std::string form : {"", " --single-file"}) {
     SCOPED_TRACE(form);
     const std::string out = dir_ / (form.empty() ? "data/.tacocat" : "data/__TACOCAT__");
@@ -63,7 +65,8 @@ TEST_F(TacocatPathsCli, IndexAboveItsPartsReadsTheRightBytesInBothForms) {
 TEST_F(TacocatPathsCli, IndexBesideItsPartsIsRefusedAndBasePathReadsMovedParts) {
   MakeZip(dir_ / "parts/a.tacozip", "a");
   MakeZip(dir_ / "parts/b.tacozip", "b");
-  const std::string inputs = std::string(" ") + ShellQuote(dir_ / "parts/a.tacozip") + " " + ShellQuote(dir_ / "parts/b.tacozip");
+  const std::string inputs =
+      std::string(" ") + ShellQuote(dir_ / "parts/a.tacozip") + " " + ShellQuote(dir_ / "parts/b.tacozip");
   fs::create_directories(dir_ / "index");
   for (const std::string form : {"", " --single-file"}) {
     CommandResult refused = RunTaco("tacocat" + inputs + " -o " + ShellQuote(dir_ / "index") + form);
@@ -79,10 +82,12 @@ TEST_F(TacocatPathsCli, IndexBesideItsPartsIsRefusedAndBasePathReadsMovedParts) 
   fs::rename(dir_ / "parts/.tacocat", dir_ / "index/.tacocat");
   CommandResult lost = RunTaco("cat " + ShellQuote(dir_ / "index/.tacocat") + " a0");
   EXPECT_EQ(lost.exit_code, 2);
-  CommandResult found = RunTaco("--base-path " + ShellQuote(dir_ / "parts") + " cat " + ShellQuote(dir_ / "index/.tacocat") + " a0");
+  CommandResult found =
+      RunTaco("--base-path " + ShellQuote(dir_ / "parts") + " cat " + ShellQuote(dir_ / "index/.tacocat") + " a0");
   EXPECT_EQ(found.exit_code, 0) << found.err;
   EXPECT_EQ(found.out, "a0!");
-  CommandResult after = RunTaco("cat " + ShellQuote(dir_ / "index/.tacocat") + " b0 --base-path=" + ShellQuote(dir_ / "parts"));
+  CommandResult after =
+      RunTaco("cat " + ShellQuote(dir_ / "index/.tacocat") + " b0 --base-path=" + ShellQuote(dir_ / "parts"));
   EXPECT_EQ(after.exit_code, 0) << after.err;
   EXPECT_EQ(after.out, "b0!");
 }
@@ -96,8 +101,9 @@ TEST_F(TacocatPathsCli, SharedIdsAreReportedAndNotResolvedById) {
   CommandResult made =
       RunTaco("tacocat " + ShellQuote(dir_ / "both/x.tacozip") + " " + ShellQuote(dir_ / "both/y.tacozip"));
   ASSERT_EQ(made.exit_code, 0) << made.err;
-  EXPECT_NE(made.err.find("taco: warning: 2 level-0 ids are in more than one input (first: 's0' in x.tacozip, y.tacozip)"),
-            std::string::npos)
+  EXPECT_NE(
+      made.err.find("taco: warning: 2 level-0 ids are in more than one input (first: 's0' in x.tacozip, y.tacozip)"),
+      std::string::npos)
       << made.err;
   const std::string cat = ShellQuote(dir_ / "both/.tacocat");
   CommandResult ambiguous = RunTaco("cat " + cat + " s0");

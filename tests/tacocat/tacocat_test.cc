@@ -71,8 +71,7 @@ void ExpectMatchesParts(const std::string& path, const std::vector<std::string>&
   EXPECT_EQ(cat->collection()["taco:pit_schema"]["hierarchy"]["1"][0]["n"].get<int64_t>(), sum1);
 
   // Rows in input order, ids local to each source.
-  auto raw = cat->QueryRaw(
-      "SELECT id, \"internal:source_file\", \"internal:current_id\" FROM level0_table");
+  auto raw = cat->QueryRaw("SELECT id, \"internal:source_file\", \"internal:current_id\" FROM level0_table");
   ASSERT_TRUE(raw.ok()) << raw.status().ToString();
   std::vector<std::string> expected_sources, expected_ids;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -100,8 +99,7 @@ void ExpectMatchesParts(const std::string& path, const std::vector<std::string>&
       auto folder = cat->Read(row);
       ASSERT_TRUE(folder.ok()) << folder.status().ToString();
       ASSERT_NE(folder->children, nullptr);
-      EXPECT_NE(folder->gdal_path.find(fs::path(parts[i]).filename().string()), std::string::npos)
-          << folder->gdal_path;
+      EXPECT_NE(folder->gdal_path.find(fs::path(parts[i]).filename().string()), std::string::npos) << folder->gdal_path;
       for (int64_t j = 0; j < static_cast<int64_t>(folder->children->num_rows()); ++j) {
         auto via_cat = cat->ReadPath({row, j});
         auto via_part = opened[i]->ReadPath({k, j});
@@ -219,7 +217,8 @@ TEST(TacocatTest, StrictSchemaMismatchNamesInputAndColumn) {
   no_split.split_size = 0;
   ASSERT_TRUE(Create(tacocattest::NestedTaco({regions[0]}), dir / "a.tacozip", no_split).ok());
   ASSERT_TRUE(Create(tacocattest::NestedTaco({regions[1]}, DataType::String()), dir / "b.tacozip", no_split).ok());
-  ASSERT_TRUE(Create(tacocattest::NestedTaco({regions[2]}, DataType::Double(), true), dir / "c.tacozip", no_split).ok());
+  ASSERT_TRUE(
+      Create(tacocattest::NestedTaco({regions[2]}, DataType::Double(), true), dir / "c.tacozip", no_split).ok());
 
   auto typed = CreateTacocat({dir / "a.tacozip", dir / "b.tacozip"});
   ASSERT_FALSE(typed.ok());

@@ -60,19 +60,18 @@ inline Taco NestedTaco(const std::vector<Region>& regions, DataType cloud_type =
     Sample folder = *Sample::FromTortilla(r.id, *Tortilla::Make(std::move(items)));
     Value cloud = cloud_type.id == TypeId::kString ? Value(std::string("low")) : Value(12.5);
     EXPECT_TRUE(folder.Extend(Field{"cloud_cover", cloud_type, cloud, ""}).ok());
-    EXPECT_TRUE(folder.Extend(Field{"stac:centroid", DataType::Binary(), Value(Binary{WkbPoint(r.lon, r.lat)}), ""}).ok());
-    EXPECT_TRUE(folder.Extend(Field{"stac:time_start", DataType::TimestampUs(), Value(TimestampUs{r.time_us}), ""}).ok());
+    EXPECT_TRUE(
+        folder.Extend(Field{"stac:centroid", DataType::Binary(), Value(Binary{WkbPoint(r.lon, r.lat)}), ""}).ok());
+    EXPECT_TRUE(
+        folder.Extend(Field{"stac:time_start", DataType::TimestampUs(), Value(TimestampUs{r.time_us}), ""}).ok());
     if (extra) {
       EXPECT_TRUE(folder.Extend(Field{"zz_extra", DataType::String(), Value(r.id), ""}).ok());
     }
     roots.push_back(std::move(folder));
   }
-  nlohmann::ordered_json collection = {{"id", "tacocat_test"},
-                                       {"dataset_version", "1.0.0"},
-                                       {"description", "tacocat test"},
-                                       {"licenses", {"CC-BY-4.0"}},
-                                       {"providers", {{{"name", "Test"}}}},
-                                       {"tasks", {"classification"}}};
+  nlohmann::ordered_json collection = {
+      {"id", "tacocat_test"},      {"dataset_version", "1.0.0"},        {"description", "tacocat test"},
+      {"licenses", {"CC-BY-4.0"}}, {"providers", {{{"name", "Test"}}}}, {"tasks", {"classification"}}};
   auto taco = Taco::Make(*Tortilla::Make(std::move(roots)), collection);
   EXPECT_TRUE(taco.ok()) << taco.status().ToString();
   return *taco;

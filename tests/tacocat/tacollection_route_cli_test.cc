@@ -42,10 +42,10 @@ struct ThreeParts {
       "licenses": ["CC0-1.0"], "providers": [{"name": "t"}], "tasks": ["segmentation"]})");
     WriteFile(dir / "meta.csv", "path,part,date\ntile_a,p1,2023-01-10\ntile_b,p2,2023-02-10\ntile_c,p3,2023-03-10\n");
     fs::create_directories(dir / "parts");
-    CommandResult r = RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(dir / "parts/ds.tacozip") +
-                              " --collection " + ShellQuote(dir / "collection.json") + " --metadata " +
-                              ShellQuote(dir / "meta.csv") +
-                              " --ext stac --time-column date --group-by part --no-consolidate");
+    CommandResult r =
+        RunTaco("create " + ShellQuote(dir / "src") + " " + ShellQuote(dir / "parts/ds.tacozip") + " --collection " +
+                ShellQuote(dir / "collection.json") + " --metadata " + ShellQuote(dir / "meta.csv") +
+                " --ext stac --time-column date --group-by part --no-consolidate");
     EXPECT_EQ(r.exit_code, 0) << r.err;
     std::string inputs;
     for (const char* p : {"p1", "p2", "p3"}) {
@@ -73,8 +73,9 @@ std::vector<std::string> Ids(const CommandResult& r) {
 
 TEST(RouteTacollectionCli, OpensTheConcatOfItsParts) {
   ThreeParts t;
-  CommandResult r = RunTaco("sql " + ShellQuote(t.collection_json) +
-                            " 'select id, \"internal:source_path\" IS NOT NULL AS sourced from data_raw order by id' --json");
+  CommandResult r =
+      RunTaco("sql " + ShellQuote(t.collection_json) +
+              " 'select id, \"internal:source_path\" IS NOT NULL AS sourced from data_raw order by id' --json");
   EXPECT_EQ(Ids(r), (std::vector<std::string>{"tile_a", "tile_b", "tile_c"}));
   EXPECT_EQ(nlohmann::json::parse(r.out)[0]["sourced"], true);
 }

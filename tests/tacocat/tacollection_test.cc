@@ -29,8 +29,7 @@ TEST(TacollectionTest, SumsCountsMergesExtentsListsSources) {
   EXPECT_EQ(j["taco:pit_schema"]["root"]["n"], 4);
   EXPECT_EQ(j["taco:pit_schema"]["root"]["type"], "FOLDER");
   EXPECT_EQ(j["taco:pit_schema"]["hierarchy"]["1"][0]["n"], 12);
-  EXPECT_EQ(j["taco:pit_schema"]["hierarchy"]["1"][0]["id"],
-            (nlohmann::ordered_json{"item_0", "item_1", "item_2"}));
+  EXPECT_EQ(j["taco:pit_schema"]["hierarchy"]["1"][0]["id"], (nlohmann::ordered_json{"item_0", "item_1", "item_2"}));
   // Regions: (10,47.5) (-70,-12) (139.7,35.6) (20,-5); times 2023-01-01 .. 2023-12-31.
   EXPECT_EQ(j["extent"]["spatial"], (nlohmann::ordered_json{-70.0, -12.0, 139.7, 47.5}));
   EXPECT_EQ(j["extent"]["temporal"], (nlohmann::ordered_json{"2022-06-15T00:00:00Z", "2023-12-31T00:00:00Z"}));

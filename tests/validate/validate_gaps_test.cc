@@ -38,8 +38,7 @@ TEST(ValidateGaps, TemporalExtentMustParseAndBeOrdered) {
       c["extent"] = {{"spatial", {0, 0, 1, 1}}, {"temporal", {"2023-06-01T00:00:00Z", "2023-01-01"}}};
     });
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-    EXPECT_NE(r.out.find("extent.temporal: start '2023-06-01T00:00:00Z' is after end '2023-01-01'"),
-              std::string::npos)
+    EXPECT_NE(r.out.find("extent.temporal: start '2023-06-01T00:00:00Z' is after end '2023-01-01'"), std::string::npos)
         << r.out;
   }
   {
@@ -220,8 +219,7 @@ TEST(ValidateGaps, TacocatPartsAreValidatedAndMustExist) {
   ASSERT_FALSE(j["violations"].empty());
   EXPECT_EQ(j["violations"][0]["rule"], "missing-member");
   EXPECT_EQ(j["violations"][0]["where"], "a.tacozip");
-  EXPECT_NE(j["violations"][0]["found"].get<std::string>().find("a.tacozip: no such file"), std::string::npos)
-      << r.out;
+  EXPECT_NE(j["violations"][0]["found"].get<std::string>().find("a.tacozip: no such file"), std::string::npos) << r.out;
 }
 
 TEST(ValidateGaps, TacocatReportsItsPartsViolationsUnderTheirNames) {
@@ -274,9 +272,9 @@ TEST(ValidateGaps, TruncatedGeoTiffFailsInFolderAndZip) {
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const std::string rel = tif.substr(folder.size() + 1);  // DATA/<tile>/<name>.tif
   EXPECT_NE(r.out.find("file-size  level1 row "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(" (" + rel.substr(5) + "): " + std::to_string(full / 2) + " bytes in " + rel +
-                       " (expected at least "),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(" (" + rel.substr(5) + "): " + std::to_string(full / 2) + " bytes in " + rel + " (expected at least "),
+      std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find(": 1 violation (file-size 1)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("ends there (truncated file))"), std::string::npos) << r.out;

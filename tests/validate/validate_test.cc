@@ -22,8 +22,8 @@ TEST(ValidateWriterOutput, EveryShapeAndFormatIsValid) {
     std::string name;
     Taco taco;
   };
-  std::vector<Case> cases = {{"flat", FlatTaco()}, {"nested", NestedTaco()}, {"padded", NestedTaco(4)},
-                             {"deep", DeepTaco()}};
+  std::vector<Case> cases = {
+      {"flat", FlatTaco()}, {"nested", NestedTaco()}, {"padded", NestedTaco(4)}, {"deep", DeepTaco()}};
   for (const auto& c : cases) {
     for (const std::string suffix : {".tacozip", ""}) {
       const std::string out = Written(c.taco, tmp / (c.name + suffix));

@@ -25,7 +25,7 @@
 namespace taco::vtest {
 
 inline nlohmann::ordered_json Collection() {
-  return {{"id", "validate_test"},   {"dataset_version", "1.0.0"},    {"description", "validate test"},
+  return {{"id", "validate_test"},     {"dataset_version", "1.0.0"},        {"description", "validate test"},
           {"licenses", {"CC-BY-4.0"}}, {"providers", {{{"name", "Test"}}}}, {"tasks", {"classification"}}};
 }
 

@@ -42,12 +42,9 @@ Taco NestedTaco() {
     EXPECT_TRUE(folder.Extend(Field{"region", DataType::String(), Value(region), ""}).ok());
     regions.push_back(std::move(folder));
   }
-  nlohmann::ordered_json collection = {{"id", "nested_test"},
-                                       {"dataset_version", "1.0.0"},
-                                       {"description", "writer test"},
-                                       {"licenses", {"CC-BY-4.0"}},
-                                       {"providers", {{{"name", "Test"}}}},
-                                       {"tasks", {"classification"}}};
+  nlohmann::ordered_json collection = {
+      {"id", "nested_test"},       {"dataset_version", "1.0.0"},        {"description", "writer test"},
+      {"licenses", {"CC-BY-4.0"}}, {"providers", {{{"name", "Test"}}}}, {"tasks", {"classification"}}};
   auto taco = Taco::Make(*Tortilla::Make(std::move(regions)), collection);
   EXPECT_TRUE(taco.ok()) << taco.status().ToString();
   return *taco;
@@ -154,8 +151,10 @@ TEST(CreateZip, GenericToolsAcceptIt) {
   const std::string out = tmp / "nested.zip";
   ASSERT_TRUE(Create(NestedTaco(), out).ok());
   EXPECT_EQ(RunCommand("unzip -t -qq " + ShellQuote(out)).exit_code, 0);
-  auto py = RunCommand("/usr/bin/python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); "
-                       "assert z.testzip() is None; print(len(z.namelist()))' " + ShellQuote(out));
+  auto py = RunCommand(
+      "/usr/bin/python3 -c 'import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); "
+      "assert z.testzip() is None; print(len(z.namelist()))' " +
+      ShellQuote(out));
   EXPECT_EQ(py.exit_code, 0) << py.err;
   EXPECT_EQ(py.out, "16\n");  // header + 9 files + 3 __meta__ + 2 levels + COLLECTION.json
 }
@@ -213,9 +212,8 @@ TEST(Create, FailureLeavesNothing) {
   TempDir tmp;
   testing::WriteFile(tmp / "a.bin", "aaaa");
   Sample a = *Sample::FromFile("a", tmp / "a.bin");
-  nlohmann::ordered_json collection = {{"id", "t"}, {"dataset_version", "1"}, {"description", "d"},
-                                       {"licenses", {"x"}}, {"providers", {{{"name", "p"}}}},
-                                       {"tasks", {"other"}}};
+  nlohmann::ordered_json collection = {{"id", "t"},         {"dataset_version", "1"},         {"description", "d"},
+                                       {"licenses", {"x"}}, {"providers", {{{"name", "p"}}}}, {"tasks", {"other"}}};
   Taco taco = *Taco::Make(*Tortilla::Make({a}), collection);
   fs::remove(tmp / "a.bin");  // the source disappears after validation
   auto r = Create(taco, tmp / "out.tacozip");
@@ -246,8 +244,8 @@ TEST(Create, GroupByMakesOneZipPerValue) {
   opts.group_by = {"region"};
   auto r = Create(NestedTaco(), tmp / "ds.tacozip", opts);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ(*r, (std::vector<std::string>{tmp / "ds_americas.tacozip", tmp / "ds_asia.tacozip",
-                                          tmp / "ds_europe.tacozip"}));
+  EXPECT_EQ(
+      *r, (std::vector<std::string>{tmp / "ds_americas.tacozip", tmp / "ds_asia.tacozip", tmp / "ds_europe.tacozip"}));
 }
 
 TEST(ParseSizeTest, UnitsAndErrors) {

@@ -27,8 +27,7 @@ std::string HeaderBytes(const std::string& name, const std::string& payload) {
   AppendU16(h, 0);
   AppendU16(h, 0x5000);
   AppendU16(h, 0x5b9e);
-  AppendU32(h, static_cast<uint32_t>(
-                   crc32(0, reinterpret_cast<const Bytef*>(payload.data()), payload.size())));
+  AppendU32(h, static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(payload.data()), payload.size())));
   AppendU32(h, static_cast<uint32_t>(payload.size()));
   AppendU32(h, static_cast<uint32_t>(payload.size()));
   AppendU16(h, static_cast<uint16_t>(name.size()));
@@ -103,14 +102,12 @@ TEST(TacoHeaderTest, NestedFixture) {
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   auto header = ReadTacoHeader(**reader);
   ASSERT_TRUE(header.ok()) << header.status().ToString();
-  EXPECT_EQ(header->entries,
-            (std::vector<HeaderEntry>{{14823, 3478}, {18354, 6295}, {24694, 4230}}));
+  EXPECT_EQ(header->entries, (std::vector<HeaderEntry>{{14823, 3478}, {18354, 6295}, {24694, 4230}}));
 }
 
 TEST(TacoHeaderTest, FixtureHeaderMatchesOurEncoding) {
   const std::string file = ReadFile(UpstreamFixtures() + "/zip/flat/flat.tacozip");
-  EXPECT_EQ(file.substr(41, kTacoHeaderPayloadSize),
-            EncodeTacoHeaderPayload({{490, 5703}, {6238, 2486}}));
+  EXPECT_EQ(file.substr(41, kTacoHeaderPayloadSize), EncodeTacoHeaderPayload({{490, 5703}, {6238, 2486}}));
 }
 
 TEST(TacoHeaderTest, SmallFileReadsOnlyWhatExists) {
@@ -133,9 +130,9 @@ TEST(TacoHeaderTest, GhostVariant) {
   EXPECT_EQ(parsed->variant, HeaderVariant::kTacoGhost);
   EXPECT_EQ(parsed->entries, entries);
   // The ghost header itself occupies 0..155.
-  EXPECT_NE(ParseError(HeaderBytes("TACO_GHOST", EncodeTacoHeaderPayload({{150, 10}})), 1000)
-                .find("overlaps the header"),
-            std::string::npos);
+  EXPECT_NE(
+      ParseError(HeaderBytes("TACO_GHOST", EncodeTacoHeaderPayload({{150, 10}})), 1000).find("overlaps the header"),
+      std::string::npos);
 }
 
 TEST(TacoHeaderTest, TruncatedFile) {
@@ -145,8 +142,7 @@ TEST(TacoHeaderTest, TruncatedFile) {
     auto r = ReadTacoHeader(*reader);
     ASSERT_FALSE(r.ok()) << n;
     EXPECT_EQ(r.status().code(), StatusCode::kCorruption);
-    EXPECT_NE(r.status().message().find("short.tacozip: not a TACO ZIP: file is " +
-                                        std::to_string(n) + " bytes"),
+    EXPECT_NE(r.status().message().find("short.tacozip: not a TACO ZIP: file is " + std::to_string(n) + " bytes"),
               std::string::npos)
         << r.status().message();
   }
@@ -161,8 +157,7 @@ TEST(TacoHeaderTest, PrefixShorterThanTheFileSaysIsACallerBug) {
 TEST(TacoHeaderTest, BadSignature) {
   std::string bytes = Header({});
   bytes[2] = 0x05;
-  EXPECT_EQ(ParseError(bytes, 1000),
-            "x.tacozip: not a TACO ZIP: no ZIP local file header at byte 0");
+  EXPECT_EQ(ParseError(bytes, 1000), "x.tacozip: not a TACO ZIP: no ZIP local file header at byte 0");
 }
 
 TEST(TacoHeaderTest, LegacyBlobFormatsAreNamed) {
@@ -203,8 +198,7 @@ TEST(TacoHeaderTest, ExtraFieldRejected) {
 TEST(TacoHeaderTest, CountTooLarge) {
   std::string bytes = Header({});
   bytes[41] = 8;
-  EXPECT_EQ(ParseError(bytes, 1000),
-            "x.tacozip: malformed TACO_HEADER: count is 8, at most 7 allowed");
+  EXPECT_EQ(ParseError(bytes, 1000), "x.tacozip: malformed TACO_HEADER: count is 8, at most 7 allowed");
 }
 
 TEST(TacoHeaderTest, PairPastEndOfFile) {
@@ -214,8 +208,7 @@ TEST(TacoHeaderTest, PairPastEndOfFile) {
   // offset + length wraps around 2^64: still past the end.
   const uint64_t max = std::numeric_limits<uint64_t>::max();
   EXPECT_NE(ParseError(Header({{max - 1, 10}}), 9193).find("ends past the end"), std::string::npos);
-  EXPECT_NE(ParseError(Header({{200, max - 100}}), 9193).find("ends past the end"),
-            std::string::npos);
+  EXPECT_NE(ParseError(Header({{200, max - 100}}), 9193).find("ends past the end"), std::string::npos);
   // Ending exactly at the end is fine.
   EXPECT_EQ(ParseError(Header({{9000, 193}}), 9193), "<parsed>");
 }
@@ -224,8 +217,7 @@ TEST(TacoHeaderTest, OverlappingPairs) {
   EXPECT_EQ(ParseError(Header({{490, 5703}, {6000, 100}}), 9193),
             "x.tacozip: malformed TACO_HEADER: pair 0 (offset 490, length 5703) overlaps pair 1 "
             "(offset 6000, length 100)");
-  EXPECT_NE(ParseError(Header({{1000, 10}, {2000, 10}, {995, 6}}), 9193).find("overlaps pair 2"),
-            std::string::npos);
+  EXPECT_NE(ParseError(Header({{1000, 10}, {2000, 10}, {995, 6}}), 9193).find("overlaps pair 2"), std::string::npos);
   // Adjacent ranges do not overlap.
   EXPECT_EQ(ParseError(Header({{1000, 10}, {1010, 10}}), 9193), "<parsed>");
 }

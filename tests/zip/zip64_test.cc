@@ -13,9 +13,9 @@
 #include "format/zip/zip_reader.h"
 #include "format/zip/zip_writer.h"
 #include "support/paths.h"
+#include "support/status_assert.h"
 #include "taco/io.h"
 #include "zip_test_util.h"
-#include "support/status_assert.h"
 
 namespace taco::zip {
 namespace {
@@ -141,11 +141,10 @@ TEST(Zip64Test, SparseMemberOver4GiB) {
   // Info-ZIP checks every CRC, the 4 GiB member's included (about 20 s: its CRC runs well
   // under 1 GB/s). Python below checks them all too.
   EXPECT_EQ(UnzipTest(zip), "");
-  EXPECT_EQ(
-      PythonZipCheck(zip, "assert z.getinfo('DATA/big').file_size==" + std::to_string(big_size) +
-                              "\n"
-                              "assert z.read('COLLECTION.json')==b'{\"id\":\"big\"}'\n"),
-      "");
+  EXPECT_EQ(PythonZipCheck(zip, "assert z.getinfo('DATA/big').file_size==" + std::to_string(big_size) +
+                                    "\n"
+                                    "assert z.read('COLLECTION.json')==b'{\"id\":\"big\"}'\n"),
+            "");
 }
 
 TEST(Zip64Test, MoreThan65535Members) {

@@ -8,9 +8,9 @@
 #include "format/zip/taco_header.h"
 #include "format/zip/zip_format.h"
 #include "support/paths.h"
+#include "support/status_assert.h"
 #include "taco/io.h"
 #include "zip_test_util.h"
-#include "support/status_assert.h"
 
 namespace taco::zip {
 namespace {
@@ -98,8 +98,7 @@ TEST(ZipReaderTest, NestedFixtureMatchesHeader) {
   };
   auto header = ReadTacoHeader(**reader);
   ASSERT_OK(header);
-  const std::vector<std::string> names{"METADATA/level0.parquet", "METADATA/level1.parquet",
-                                       "COLLECTION.json"};
+  const std::vector<std::string> names{"METADATA/level0.parquet", "METADATA/level1.parquet", "COLLECTION.json"};
   ASSERT_EQ(header->entries.size(), names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     const ZipEntry* e = find(names[i]);
@@ -139,16 +138,13 @@ TEST(ZipReaderTest, ForeignZipWithCommentAndDeflate) {
 }
 
 TEST(ZipReaderTest, NotAZip) {
-  EXPECT_EQ(ErrorOf("hello"),
-            "bad.zip: not a ZIP: 5 bytes, too short for an end of central directory record");
-  EXPECT_EQ(ErrorOf(std::string(5000, 'z')),
-            "bad.zip: not a ZIP: no end of central directory record");
+  EXPECT_EQ(ErrorOf("hello"), "bad.zip: not a ZIP: 5 bytes, too short for an end of central directory record");
+  EXPECT_EQ(ErrorOf(std::string(5000, 'z')), "bad.zip: not a ZIP: no end of central directory record");
 }
 
 TEST(ZipReaderTest, TruncatedArchive) {
   const std::string file = ReadFile(FlatPath());
-  EXPECT_EQ(ErrorOf(file.substr(0, file.size() - 1)),
-            "bad.zip: not a ZIP: no end of central directory record");
+  EXPECT_EQ(ErrorOf(file.substr(0, file.size() - 1)), "bad.zip: not a ZIP: no end of central directory record");
   // Cut inside the data: the EOCD survives at the end, but the directory is no longer there.
   const std::string tail = file.substr(file.size() - 600);
   EXPECT_NE(ErrorOf(file.substr(0, 5000) + tail).find("central directory"), std::string::npos);
@@ -157,9 +153,7 @@ TEST(ZipReaderTest, TruncatedArchive) {
 TEST(ZipReaderTest, DirectoryOutsideFile) {
   std::string file = ReadFile(FlatPath());
   StoreU32(file.data() + 9206 + 16, 9000);  // CD offset: 9000 + 482 > EOCD at 9206
-  EXPECT_EQ(
-      ErrorOf(file),
-      "bad.zip: central directory (offset 9000, size 482) extends past its end record at 9206");
+  EXPECT_EQ(ErrorOf(file), "bad.zip: central directory (offset 9000, size 482) extends past its end record at 9206");
 }
 
 TEST(ZipReaderTest, TooManyEntries) {
@@ -189,8 +183,7 @@ TEST(ZipReaderTest, MissingZip64Extra) {
 TEST(ZipReaderTest, LocalHeaderOffsetPastDirectory) {
   std::string file = ReadFile(FlatPath());
   StoreU32(file.data() + 8724 + 42, 8715);
-  EXPECT_NE(ErrorOf(file).find("local header offset 8715 is not before the central directory"),
-            std::string::npos);
+  EXPECT_NE(ErrorOf(file).find("local header offset 8715 is not before the central directory"), std::string::npos);
 }
 
 TEST(ZipReaderTest, LocalHeaderMismatch) {
@@ -202,8 +195,7 @@ TEST(ZipReaderTest, LocalHeaderMismatch) {
   EXPECT_EQ(ErrorOf(file, false), "<ok>");  // only the central directory is read
   std::string bad_sig = ReadFile(FlatPath());
   bad_sig[6193] = 'Q';
-  EXPECT_EQ(ErrorOf(bad_sig),
-            "bad.zip: local header of \"COLLECTION.json\" at offset 6193: bad signature");
+  EXPECT_EQ(ErrorOf(bad_sig), "bad.zip: local header of \"COLLECTION.json\" at offset 6193: bad signature");
 }
 
 TEST(ZipReaderTest, DataRunsIntoDirectory) {

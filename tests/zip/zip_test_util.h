@@ -56,19 +56,16 @@ inline std::string VsiSubfilePath(const std::string& zip, uint64_t offset, uint6
 inline std::string UnzipTest(const std::string& zip) {
   auto r = taco::testing::RunCommand("unzip -t -qq " + taco::testing::ShellQuote(zip));
   if (r.exit_code == 0) return "";
-  return "exit " + std::to_string(r.exit_code) + ": " + r.out.substr(0, 2000) +
-         r.err.substr(0, 2000);
+  return "exit " + std::to_string(r.exit_code) + ": " + r.out.substr(0, 2000) + r.err.substr(0, 2000);
 }
 
 // Python zipfile: testzip() (every CRC) plus `extra` statements with `z` open; "" on success.
 inline std::string PythonZipCheck(const std::string& zip, const std::string& extra = "") {
-  const std::string script =
-      "import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\n" + extra;
-  auto r = taco::testing::RunCommand("/usr/bin/python3 -c " + taco::testing::ShellQuote(script) +
-                                     " " + taco::testing::ShellQuote(zip));
+  const std::string script = "import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\n" + extra;
+  auto r = taco::testing::RunCommand("/usr/bin/python3 -c " + taco::testing::ShellQuote(script) + " " +
+                                     taco::testing::ShellQuote(zip));
   if (r.exit_code == 0) return "";
-  return "exit " + std::to_string(r.exit_code) + ": " + r.out.substr(0, 2000) +
-         r.err.substr(0, 2000);
+  return "exit " + std::to_string(r.exit_code) + ": " + r.out.substr(0, 2000) + r.err.substr(0, 2000);
 }
 
 }  // namespace taco::zip::testing

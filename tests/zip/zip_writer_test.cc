@@ -16,9 +16,9 @@
 #include "format/zip/zip_format.h"
 #include "format/zip/zip_reader.h"
 #include "support/paths.h"
+#include "support/status_assert.h"
 #include "taco/io.h"
 #include "zip_test_util.h"
-#include "support/status_assert.h"
 
 namespace taco::zip {
 namespace {
@@ -82,12 +82,10 @@ TEST(Crc32Test, ZerosMatchZlib) {
 }
 
 TEST(MemberNameTest, Refused) {
-  for (const char* bad :
-       {"", "/abs", "a/../b", "..", "../x", "a/..", "a\\b", "a//b", "a/", "./a", "a/./b"}) {
+  for (const char* bad : {"", "/abs", "a/../b", "..", "../x", "a/..", "a\\b", "a//b", "a/", "./a", "a/./b"}) {
     Status s = ValidateMemberName(bad);
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << bad;
-    EXPECT_EQ(s.message().rfind(std::string(bad) + ": invalid ZIP member name", 0), 0u)
-        << s.message();
+    EXPECT_EQ(s.message().rfind(std::string(bad) + ": invalid ZIP member name", 0), 0u) << s.message();
   }
   EXPECT_OK(ValidateMemberName("DATA/a/b..c"));
   EXPECT_OK(ValidateMemberName("DATA/..a"));
@@ -128,13 +126,12 @@ TEST_F(ZipWriterTest, TacoArchiveIsValidEverywhere) {
 
   const std::string zip = dir_ / "out.zip";
   const std::string file = ReadFile(zip);
-  const std::vector<std::pair<std::string, std::string>> expected{
-      {"DATA/a", "content_a"},
-      {"DATA/big", big},
-      {"DATA/empty", ""},
-      {"DATA/\xC3\xBCn\xC3\xAF", "utf8"},
-      {"METADATA/level0.parquet", parquet},
-      {"COLLECTION.json", collection}};
+  const std::vector<std::pair<std::string, std::string>> expected{{"DATA/a", "content_a"},
+                                                                  {"DATA/big", big},
+                                                                  {"DATA/empty", ""},
+                                                                  {"DATA/\xC3\xBCn\xC3\xAF", "utf8"},
+                                                                  {"METADATA/level0.parquet", parquet},
+                                                                  {"COLLECTION.json", collection}};
   ASSERT_EQ(members.size(), expected.size() + 1);
   EXPECT_EQ(members[0].name, "TACO_HEADER");
   EXPECT_EQ(a->data_offset, kTacoHeaderSize + 30 + 6);
@@ -143,16 +140,14 @@ TEST_F(ZipWriterTest, TacoArchiveIsValidEverywhere) {
   EXPECT_EQ(file.substr(0, 4), "PK\x03\x04");
   EXPECT_EQ(file.substr(30, 11), "TACO_HEADER");
   EXPECT_EQ(testing::U16At(file, 28), 0);
-  EXPECT_EQ(file.substr(41, 116),
-            EncodeTacoHeaderPayload({{l0->data_offset, l0->size}, {c->data_offset, c->size}}));
+  EXPECT_EQ(file.substr(41, 116), EncodeTacoHeaderPayload({{l0->data_offset, l0->size}, {c->data_offset, c->size}}));
   EXPECT_EQ(testing::U32At(file, 14), ZlibCrc(file.substr(41, 116)));
   EXPECT_EQ(testing::U32At(file, 14), members[0].crc32);
   auto reader = OpenLocalFile(zip);
   ASSERT_OK(reader);
   auto header = ReadTacoHeader(**reader);
   ASSERT_OK(header);
-  EXPECT_EQ(header->entries,
-            (std::vector<HeaderEntry>{{l0->data_offset, l0->size}, {c->data_offset, c->size}}));
+  EXPECT_EQ(header->entries, (std::vector<HeaderEntry>{{l0->data_offset, l0->size}, {c->data_offset, c->size}}));
 
   // Our own reader agrees with what the writer reported, and bytes are where it says.
   auto entries = ReadCentralDirectory(**reader, true);
@@ -177,9 +172,7 @@ TEST_F(ZipWriterTest, TacoArchiveIsValidEverywhere) {
     EXPECT_EQ(VsiRead(VsiZipPath(zip, name), 0, content.size() + 1), content) << name;
     // GDAL reads "/vsisubfile/<off>_0,…" as "to the end of the file": only non-empty members.
     if (!content.empty()) {
-      EXPECT_EQ(VsiRead(VsiSubfilePath(zip, z.data_offset, content.size()), 0, content.size() + 1),
-                content)
-          << name;
+      EXPECT_EQ(VsiRead(VsiSubfilePath(zip, z.data_offset, content.size()), 0, content.size() + 1), content) << name;
     }
     // General-purpose flag bit 11 exactly for the non-ASCII name, in LFH and CD alike.
     const uint16_t flags = testing::U16At(file, members[i].lfh_offset + 6);
@@ -219,8 +212,7 @@ TEST_F(ZipWriterTest, SparseSourceWithHoles) {
       {5u << 20, RandomBytes(3u << 19, 6)}};  // 1.5 MiB: copied by the kernel
   std::string content(size, '\0');
   for (const auto& [off, bytes] : chunks) {
-    ASSERT_EQ(::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(off)),
-              static_cast<ssize_t>(bytes.size()));
+    ASSERT_EQ(::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(off)), static_cast<ssize_t>(bytes.size()));
     content.replace(off, bytes.size(), bytes);
   }
   ::close(fd);
@@ -247,8 +239,7 @@ TEST_F(ZipWriterTest, SparseSourceWithHoles) {
 TEST_F(ZipWriterTest, SourceOnAnotherFileSystem) {
   if (!std::filesystem::is_directory("/dev/shm")) GTEST_SKIP() << "no /dev/shm";
   TempDir shm_guard;  // only for a unique name
-  const std::string src =
-      "/dev/shm/" + std::filesystem::path(shm_guard.path()).filename().string() + ".bin";
+  const std::string src = "/dev/shm/" + std::filesystem::path(shm_guard.path()).filename().string() + ".bin";
   const std::string content = RandomBytes((3u << 20) + 123, 7);
   WriteFile(src, content);
   auto w = NewWriter();
@@ -310,8 +301,7 @@ TEST_F(ZipWriterTest, MisuseAndSourceErrors) {
   ASSERT_OK(t->BeginTacoHeader());
   auto m = t->AddBytes("COLLECTION.json", "{}");
   ASSERT_OK(m);
-  EXPECT_EQ(t->SetTacoHeader(std::vector<HeaderEntry>(8, {m->data_offset, 1})).code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(t->SetTacoHeader(std::vector<HeaderEntry>(8, {m->data_offset, 1})).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(t->SetTacoHeader({{m->data_offset, 3}}).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(t->SetTacoHeader({{0, 1}}).code(), StatusCode::kInvalidArgument);
   ASSERT_OK(t->SetTacoHeader({{m->data_offset, 2}}));

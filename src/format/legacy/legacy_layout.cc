@@ -58,8 +58,8 @@ Result<LegacyHeader> ParseLegacyHeader(std::string_view b, uint64_t size, const 
                                 driver + "'); only the Tortilla 0.5 / TACO v1 layout (200-byte header) is read");
   }
   if (size < kLegacyHeaderSize || b.size() < kLegacyHeaderSize) {
-    return Status::Corruption(name + ": a Tortilla/TACO v1 file needs a 200-byte header, the file has " +
-                              Num(size) + " bytes");
+    return Status::Corruption(name + ": a Tortilla/TACO v1 file needs a 200-byte header, the file has " + Num(size) +
+                              " bytes");
   }
   LegacyHeader h;
   h.magic_wx = !tortilla_magic;
@@ -85,17 +85,15 @@ Result<LegacyHeader> ParseLegacyHeader(std::string_view b, uint64_t size, const 
     h.free_bytes_zero = AllZero(b, h.is_taco ? 42 : 26, kLegacyHeaderSize);
   }
   if (h.footer_offset < kLegacyHeaderSize) {
-    return Status::Corruption(name + ": footer offset FO " + Num(h.footer_offset) +
-                              " points into the 200-byte header");
+    return Status::Corruption(name + ": footer offset FO " + Num(h.footer_offset) + " points into the 200-byte header");
   }
   if (h.footer_length > size || h.footer_offset > size - h.footer_length) {
     return Status::Corruption(name + ": footer [" + Num(h.footer_offset) + ", +" + Num(h.footer_length) +
                               ") ends past the end of the file (" + Num(size) + " bytes)");
   }
   if (h.is_taco && (h.collection_length > size || h.collection_offset > size - h.collection_length)) {
-    return Status::Corruption(name + ": COLLECTION [" + Num(h.collection_offset) + ", +" +
-                              Num(h.collection_length) + ") ends past the end of the file (" + Num(size) +
-                              " bytes)");
+    return Status::Corruption(name + ": COLLECTION [" + Num(h.collection_offset) + ", +" + Num(h.collection_length) +
+                              ") ends past the end of the file (" + Num(size) + " bytes)");
   }
   return h;
 }

@@ -26,15 +26,15 @@ inline constexpr size_t kLegacyHeaderSize = 200;
 inline constexpr size_t kLegacyPrototypeHeaderSize = 50;
 
 struct LegacyHeader {
-  bool p2 = false;       // layout P2 (else P3)
-  bool is_taco = false;  // TACO (collection appended) rather than Tortilla
-  bool magic_wx = false; // the magic is `WX`
+  bool p2 = false;        // layout P2 (else P3)
+  bool is_taco = false;   // TACO (collection appended) rather than Tortilla
+  bool magic_wx = false;  // the magic is `WX`
   uint64_t footer_offset = 0;
   uint64_t footer_length = 0;
   uint64_t partitions = 0;
   uint64_t collection_offset = 0;
   uint64_t collection_length = 0;
-  std::string driver;        // P2: DF, right-stripped
+  std::string driver;           // P2: DF, right-stripped
   bool free_bytes_zero = true;  // P3: 26–199 (Tortilla) / 42–199 (TACO) all zero
 };
 

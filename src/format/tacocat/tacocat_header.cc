@@ -45,7 +45,9 @@ std::string EncodeTacocatHeader(const TacocatHeader& header) {
 }
 
 Result<TacocatHeader> ParseTacocatHeader(std::string_view bytes, uint64_t file_size, const std::string& name) {
-  auto not_tacocat = [&](const std::string& why) { return Status::Corruption(name + ": not a __TACOCAT__ file: " + why); };
+  auto not_tacocat = [&](const std::string& why) {
+    return Status::Corruption(name + ": not a __TACOCAT__ file: " + why);
+  };
   auto malformed = [&](const std::string& why) {
     return Status::Corruption(name + ": malformed __TACOCAT__ header: " + why);
   };

@@ -52,7 +52,8 @@ Result<LocalHeaderInfo> FindLocalHeader(std::string_view window, uint64_t data_s
     }
   }
   if (found == SIZE_MAX) {
-    return Status::Corruption(what + ": no ZIP local header ends where the data starts (wrong offset, or a damaged file)");
+    return Status::Corruption(what +
+                              ": no ZIP local header ends where the data starts (wrong offset, or a damaged file)");
   }
   const char* h = window.data() + found;
   const uint16_t flags = LoadU16(h + 6);
@@ -99,10 +100,8 @@ Result<LocalHeaderInfo> FindLocalHeader(std::string_view window, uint64_t data_s
 
 bool MemberName::matches(std::string_view found) const {
   switch (kind) {
-    case Kind::kNone:
-      return true;
-    case Kind::kExact:
-      return found == text;
+    case Kind::kNone: return true;
+    case Kind::kExact: return found == text;
     case Kind::kLastPart:
       return found.size() > text.size() && found.substr(found.size() - text.size()) == text &&
              found[found.size() - text.size() - 1] == '/';
@@ -119,7 +118,8 @@ Status CheckMemberName(const LocalHeaderInfo& header, const MemberName& expected
                        const std::string& what) {
   if (expected.matches(header.name)) return Status::OK();
   return Status::Corruption(what + ": the ZIP member at offset " + std::to_string(offset) + " is '" + header.name +
-                            "', not the sample's " + expected.Describe() + " (a wrong internal:offset in the metadata)");
+                            "', not the sample's " + expected.Describe() +
+                            " (a wrong internal:offset in the metadata)");
 }
 
 void MemberCheck::Update(std::string_view bytes) {
@@ -135,8 +135,8 @@ void MemberCheck::Combine(uint32_t crc, uint64_t n) {
 Status MemberCheck::Finish() const {
   if (!header_.crc_known) return Status::OK();
   if (seen_ != header_.size) {
-    return Status::Internal(what_ + ": CRC check saw " + std::to_string(seen_) + " of " +
-                            std::to_string(header_.size) + " bytes");
+    return Status::Internal(what_ + ": CRC check saw " + std::to_string(seen_) + " of " + std::to_string(header_.size) +
+                            " bytes");
   }
   if (crc_ != header_.crc32) {
     return Status::Corruption(what_ + ": CRC-32 mismatch: stored " + Hex32(header_.crc32) + ", computed " +
@@ -200,8 +200,8 @@ Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, cons
   return check.Finish();
 }
 
-Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, uint64_t size,
-                                       const std::string& what, const MemberName& expected, bool check_crc) {
+Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
+                                       const MemberName& expected, bool check_crc) {
   if (offset > zip.size() || size > zip.size() - offset) {
     return Status::Corruption(what + ": range (offset " + std::to_string(offset) + ", size " + std::to_string(size) +
                               ") is not inside " + zip.name() + " (" + std::to_string(zip.size()) + " bytes)");

@@ -43,9 +43,9 @@ inline constexpr size_t kDataDescriptorMax = 24;  // signature, CRC, two 8-byte 
 struct LocalHeaderInfo {
   uint32_t crc32 = 0;
   uint64_t size = 0;
-  size_t header_size = 0;   // 30 + name + extra
-  bool crc_known = true;    // false: a data descriptor holds it and `trailer` was empty
-  std::string name;         // the member's archive path as its local header stores it
+  size_t header_size = 0;  // 30 + name + extra
+  bool crc_known = true;   // false: a data descriptor holds it and `trailer` was empty
+  std::string name;        // the member's archive path as its local header stores it
 };
 
 // The archive path a read expects at an offset (see CheckMemberName above).
@@ -86,9 +86,8 @@ class MemberCheck {
 
 // The bytes [offset, offset+size) of a STORE member of `zip`, verified (see above): the
 // member's name against `expected`, and its CRC-32 unless `check_crc` is false.
-Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, uint64_t size,
-                                       const std::string& what, const MemberName& expected = MemberName::None(),
-                                       bool check_crc = true);
+Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
+                                       const MemberName& expected = MemberName::None(), bool check_crc = true);
 
 // The member [offset, offset+size) of `zip` checked without keeping its bytes: its local
 // header's name against `expected`, then (check_crc) its CRC-32 over sequential reads of at

@@ -53,8 +53,7 @@ std::string EncodeTacoHeaderPayload(const std::vector<HeaderEntry>& entries) {
   return payload;
 }
 
-Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size,
-                                   const std::string& name) {
+Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size, const std::string& name) {
   auto short_prefix = [&](size_t needed) {
     return Status::Internal(name + ": TACO_HEADER parser got " + std::to_string(prefix.size()) +
                             " bytes, needs the first " + std::to_string(needed));
@@ -71,16 +70,15 @@ Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size,
   if (LoadU32(p) != kLocalHeaderSignature) {
     // The legacy BLOB formats (FORMAT §8) start with a 2-byte magic and a 200-byte header.
     if (file_size >= 200 && (prefix.substr(0, 2) == "#y" || prefix.substr(0, 2) == "WX")) {
-      return Status::NotSupported(name + ": a legacy " +
-                                  (prefix[0] == '#' ? std::string("Tortilla 0.5 (magic #y)")
-                                                    : std::string("TACO v1 (magic WX)")) +
-                                  " file, not a TACO ZIP (Dataset::Open reads it as a legacy dataset)");
+      return Status::NotSupported(
+          name + ": a legacy " +
+          (prefix[0] == '#' ? std::string("Tortilla 0.5 (magic #y)") : std::string("TACO v1 (magic WX)")) +
+          " file, not a TACO ZIP (Dataset::Open reads it as a legacy dataset)");
     }
     return NotTaco(name, "no ZIP local file header at byte 0");
   }
   const uint16_t name_length = LoadU16(p + kLfhNameLength);
-  const std::string_view entry_name(p + kLocalHeaderSize,
-                                    std::min<size_t>(name_length, kTacoHeaderName.size()));
+  const std::string_view entry_name(p + kLocalHeaderSize, std::min<size_t>(name_length, kTacoHeaderName.size()));
   TacoHeader header;
   size_t header_size = 0;
   if (name_length == kTacoHeaderName.size() && entry_name == kTacoHeaderName) {
@@ -90,8 +88,7 @@ Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size,
     header.variant = HeaderVariant::kTacoGhost;
     header_size = kTacoGhostSize;
   } else {
-    return NotTaco(
-        name, "the first ZIP entry is " + Printable(prefix, name_length) + ", not TACO_HEADER");
+    return NotTaco(name, "the first ZIP entry is " + Printable(prefix, name_length) + ", not TACO_HEADER");
   }
   if (file_size >= header_size && prefix.size() < header_size) return short_prefix(header_size);
   if (file_size < header_size) {
@@ -100,33 +97,31 @@ Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size,
   }
   const uint16_t extra_length = LoadU16(p + kLfhExtraLength);
   if (extra_length != 0) {
-    return Malformed(name, "local header extra field length is " + std::to_string(extra_length) +
-                               ", expected 0");
+    return Malformed(name, "local header extra field length is " + std::to_string(extra_length) + ", expected 0");
   }
 
   const char* payload = p + kLocalHeaderSize + name_length;
   const unsigned count = static_cast<unsigned char>(payload[0]);
   if (count > kMaxHeaderEntries) {
-    return Malformed(name, "count is " + std::to_string(count) + ", at most " +
-                               std::to_string(kMaxHeaderEntries) + " allowed");
+    return Malformed(
+        name, "count is " + std::to_string(count) + ", at most " + std::to_string(kMaxHeaderEntries) + " allowed");
   }
   for (size_t i = 0; i < count; ++i) {
     const char* pair = payload + kPairsOffsetInPayload + kPairSize * i;
     HeaderEntry e{LoadU64(pair), LoadU64(pair + 8)};
     if (e.offset > file_size || e.length > file_size - e.offset) {
-      return Malformed(name, PairText(i, e) + " ends past the end of the file (" +
-                                 std::to_string(file_size) + " bytes)");
+      return Malformed(name,
+                       PairText(i, e) + " ends past the end of the file (" + std::to_string(file_size) + " bytes)");
     }
     if (e.offset < header_size) {
-      return Malformed(name, PairText(i, e) + " overlaps the header (bytes 0.." +
-                                 std::to_string(header_size - 1) + ")");
+      return Malformed(name,
+                       PairText(i, e) + " overlaps the header (bytes 0.." + std::to_string(header_size - 1) + ")");
     }
     header.entries.push_back(e);
   }
   if (!header.entries.empty() && header.entries.back().length > util::kMaxCollectionJsonBytes) {
     return Malformed(name, "COLLECTION.json (the last pair) claims " + std::to_string(header.entries.back().length) +
-                               " bytes, more than the " + std::to_string(util::kMaxCollectionJsonBytes) +
-                               " allowed");
+                               " bytes, more than the " + std::to_string(util::kMaxCollectionJsonBytes) + " allowed");
   }
   for (size_t i = 0; i < header.entries.size(); ++i) {
     for (size_t j = i + 1; j < header.entries.size(); ++j) {

@@ -54,10 +54,9 @@ std::string EncodeTacoHeaderPayload(const std::vector<HeaderEntry>& entries);
 // error messages. Checks: the file is long enough, the local header signature at byte 0, the
 // entry name at byte 30 (TACO_HEADER or TACO_GHOST), extra length 0, count <= 7, and for the
 // valid pairs: inside the file (overflow-safe), not overlapping the header, not overlapping
-// each other, and the last one (COLLECTION.json) at most util::kMaxCollectionJsonBytes. Unused slots past `count` are not checked. A `prefix` shorter than
-// min(file_size, 157) is a caller bug (Internal).
-Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size,
-                                   const std::string& name);
+// each other, and the last one (COLLECTION.json) at most util::kMaxCollectionJsonBytes. Unused slots past `count` are
+// not checked. A `prefix` shorter than min(file_size, 157) is a caller bug (Internal).
+Result<TacoHeader> ParseTacoHeader(std::string_view prefix, uint64_t file_size, const std::string& name);
 
 // Reads the header through `reader` with exactly one ReadAt of min(size, 256) bytes at 0
 // (none for an empty file), then ParseTacoHeader. Errors from the reader pass through.

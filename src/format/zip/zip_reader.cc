@@ -11,9 +11,7 @@ namespace {
 
 constexpr uint64_t kMaxLocalHeaderBatch = uint64_t{1} << 20;
 
-Status Bad(const RangeReader& r, const std::string& why) {
-  return Status::Corruption(r.name() + ": " + why);
-}
+Status Bad(const RangeReader& r, const std::string& why) { return Status::Corruption(r.name() + ": " + why); }
 
 std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
 
@@ -29,8 +27,7 @@ struct EndRecord {
 Result<EndRecord> ReadEndRecord(const RangeReader& r, bool small_tail_first) {
   const uint64_t size = r.size();
   if (size < kEocdSize) {
-    return Bad(r, "not a ZIP: " + std::to_string(size) +
-                      " bytes, too short for an end of central directory record");
+    return Bad(r, "not a ZIP: " + std::to_string(size) + " bytes, too short for an end of central directory record");
   }
   size_t tail_len = static_cast<size_t>(std::min<uint64_t>(size, kEocdSize + kMaxCommentSize));
   std::string tail;
@@ -100,8 +97,7 @@ Result<EndRecord> ReadEndRecord(const RangeReader& r, bool small_tail_first) {
       TACO_ASSIGN_OR_RETURN(z64, r.Read(z64_pos, kZip64EocdSize));
     }
     if (LoadU32(z64.data()) != kZip64EocdSignature) {
-      return Bad(r,
-                 "no ZIP64 end of central directory record at offset " + std::to_string(z64_pos));
+      return Bad(r, "no ZIP64 end of central directory record at offset " + std::to_string(z64_pos));
     }
     disk = LoadU32(z64.data() + 16);
     cd_disk = LoadU32(z64.data() + 20);
@@ -116,8 +112,7 @@ Result<EndRecord> ReadEndRecord(const RangeReader& r, bool small_tail_first) {
   }
   if (rec.cd_offset > limit || rec.cd_size > limit - rec.cd_offset) {
     return Bad(r, "central directory (offset " + std::to_string(rec.cd_offset) + ", size " +
-                      std::to_string(rec.cd_size) + ") extends past its end record at " +
-                      std::to_string(limit));
+                      std::to_string(rec.cd_size) + ") extends past its end record at " + std::to_string(limit));
   }
   if (rec.cd_size > util::kMaxCentralDirectoryBytes) {
     return Bad(r, "central directory of " + std::to_string(rec.cd_size) + " bytes is more than the " +
@@ -132,14 +127,13 @@ Result<EndRecord> ReadEndRecord(const RangeReader& r, bool small_tail_first) {
 
 // Replaces the 0xFFFFFFFF markers of `entry` from its ZIP64 extra field (APPNOTE 4.5.3:
 // only the overflowing fields are present, in the order uncompressed, compressed, offset).
-Status ApplyZip64Extra(const RangeReader& r, size_t index, const char* extra, size_t extra_len,
-                       bool need_disk, ZipEntry* entry) {
+Status ApplyZip64Extra(const RangeReader& r, size_t index, const char* extra, size_t extra_len, bool need_disk,
+                       ZipEntry* entry) {
   const bool need_u = entry->uncompressed_size == kMax32;
   const bool need_c = entry->compressed_size == kMax32;
   const bool need_o = entry->lfh_offset == kMax32;
   if (!need_u && !need_c && !need_o && !need_disk) return Status::OK();
-  const std::string where =
-      "central directory entry " + std::to_string(index) + " (" + Quoted(entry->name) + ")";
+  const std::string where = "central directory entry " + std::to_string(index) + " (" + Quoted(entry->name) + ")";
   size_t q = 0;
   while (q + 4 <= extra_len) {
     const uint16_t id = LoadU16(extra + q);
@@ -147,11 +141,10 @@ Status ApplyZip64Extra(const RangeReader& r, size_t index, const char* extra, si
     if (q + 4 + len > extra_len) return Bad(r, where + ": extra field overruns its area");
     if (id == kZip64ExtraId) {
       const char* f = extra + q + 4;
-      const size_t need =
-          (need_u ? 8 : 0) + (need_c ? 8 : 0) + (need_o ? 8 : 0) + (need_disk ? 4 : 0);
+      const size_t need = (need_u ? 8 : 0) + (need_c ? 8 : 0) + (need_o ? 8 : 0) + (need_disk ? 4 : 0);
       if (len < need) {
-        return Bad(r, where + ": ZIP64 extra field has " + std::to_string(len) + " bytes, needs " +
-                          std::to_string(need));
+        return Bad(r,
+                   where + ": ZIP64 extra field has " + std::to_string(len) + " bytes, needs " + std::to_string(need));
       }
       auto take = [&f] {
         const uint64_t v = LoadU64(f);
@@ -172,8 +165,7 @@ Status ApplyZip64Extra(const RangeReader& r, size_t index, const char* extra, si
 }
 
 Result<std::vector<ZipEntry>> ParseCentralDirectory(const RangeReader& r, const EndRecord& rec) {
-  TACO_ASSIGN_OR_RETURN(const std::string cd,
-                        r.Read(rec.cd_offset, static_cast<size_t>(rec.cd_size)));
+  TACO_ASSIGN_OR_RETURN(const std::string cd, r.Read(rec.cd_offset, static_cast<size_t>(rec.cd_size)));
   std::vector<ZipEntry> entries;
   entries.reserve(static_cast<size_t>(rec.entries));
   size_t p = 0;
@@ -203,32 +195,27 @@ Result<std::vector<ZipEntry>> ParseCentralDirectory(const RangeReader& r, const 
     if (!need_disk && LoadU16(h + 34) != 0) {
       return Status::NotSupported(r.name() + ": multi-disk ZIP archives are not supported");
     }
-    TACO_RETURN_IF_ERROR(
-        ApplyZip64Extra(r, i, h + kCentralHeaderSize + name_len, extra_len, need_disk, &entry));
-    if (entry.lfh_offset > rec.cd_offset ||
-        kLocalHeaderSize + name_len > rec.cd_offset - entry.lfh_offset) {
-      return Bad(r, where + " (" + Quoted(entry.name) + "): local header offset " +
-                        std::to_string(entry.lfh_offset) + " is not before the central directory");
+    TACO_RETURN_IF_ERROR(ApplyZip64Extra(r, i, h + kCentralHeaderSize + name_len, extra_len, need_disk, &entry));
+    if (entry.lfh_offset > rec.cd_offset || kLocalHeaderSize + name_len > rec.cd_offset - entry.lfh_offset) {
+      return Bad(r, where + " (" + Quoted(entry.name) + "): local header offset " + std::to_string(entry.lfh_offset) +
+                        " is not before the central directory");
     }
     entries.push_back(std::move(entry));
     p += record_len;
   }
   if (p != cd.size()) {
-    return Bad(r, "central directory has " + std::to_string(cd.size() - p) +
-                      " bytes after its last entry (" + std::to_string(rec.entries) +
-                      " entries announced)");
+    return Bad(r, "central directory has " + std::to_string(cd.size() - p) + " bytes after its last entry (" +
+                      std::to_string(rec.entries) + " entries announced)");
   }
   return entries;
 }
 
 // Reads the local headers (and names) in batches of neighbouring headers.
-Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset,
-                          std::vector<ZipEntry>* entries) {
+Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset, std::vector<ZipEntry>* entries) {
   std::vector<size_t> order(entries->size());
   std::iota(order.begin(), order.end(), size_t{0});
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return (*entries)[a].lfh_offset < (*entries)[b].lfh_offset;
-  });
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return (*entries)[a].lfh_offset < (*entries)[b].lfh_offset; });
   auto header_end = [&](const ZipEntry& e) {
     return e.lfh_offset + kLocalHeaderSize + e.name.size();  // <= cd_offset (checked)
   };
@@ -245,8 +232,7 @@ Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset,
     for (; i < j; ++i) {
       ZipEntry& e = (*entries)[order[i]];
       const char* h = batch.data() + (e.lfh_offset - start);
-      const std::string where =
-          "local header of " + Quoted(e.name) + " at offset " + std::to_string(e.lfh_offset);
+      const std::string where = "local header of " + Quoted(e.name) + " at offset " + std::to_string(e.lfh_offset);
       if (LoadU32(h) != kLocalHeaderSignature) return Bad(r, where + ": bad signature");
       const size_t name_len = LoadU16(h + 26);
       const size_t extra_len = LoadU16(h + 28);
@@ -256,8 +242,7 @@ Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset,
       e.data_offset = e.lfh_offset + kLocalHeaderSize + name_len + extra_len;
       if (e.data_offset > cd_offset || e.compressed_size > cd_offset - e.data_offset) {
         return Bad(r, where + ": data (" + std::to_string(e.compressed_size) +
-                          " bytes) runs into the central directory at " +
-                          std::to_string(cd_offset));
+                          " bytes) runs into the central directory at " + std::to_string(cd_offset));
       }
     }
   }

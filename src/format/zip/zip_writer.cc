@@ -35,15 +35,12 @@ constexpr uint32_t kFileAttr = 0100644u << 16;
 std::string ErrnoText(int err) { return std::strerror(err); }
 
 bool IsAscii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 uint16_t NameFlags(std::string_view name) { return IsAscii(name) ? 0 : kFlagUtf8; }
 
-bool NeedsZip64(uint64_t size, uint64_t lfh_offset) {
-  return size >= kMax32 || lfh_offset >= kMax32;
-}
+bool NeedsZip64(uint64_t size, uint64_t lfh_offset) { return size >= kMax32 || lfh_offset >= kMax32; }
 
 uint32_t Clamp32(uint64_t v) { return v >= kMax32 ? kMax32 : static_cast<uint32_t>(v); }
 
@@ -210,8 +207,7 @@ Status ZipWriter::Patch(uint64_t offset, const char* data, size_t n) {
 
 // ---- records ----------------------------------------------------------------------------
 
-std::string ZipWriter::LocalHeader(std::string_view name, uint64_t size, uint32_t crc,
-                                   uint64_t lfh_offset) const {
+std::string ZipWriter::LocalHeader(std::string_view name, uint64_t size, uint32_t crc, uint64_t lfh_offset) const {
   const bool zip64_sizes = size >= kMax32;
   std::string h;
   h.reserve(kLocalHeaderSize + name.size() + 20);
@@ -279,8 +275,8 @@ Status ZipWriter::BeginTacoHeader() {
     return Status::InvalidArgument(path_ + ": TACO_HEADER must be the first ZIP entry");
   }
   MemberInfo info;
-  TACO_RETURN_IF_ERROR(WriteMember(kTacoHeaderName, kTacoHeaderPayloadSize, "", -1,
-                                   EncodeTacoHeaderPayload({}), &info));
+  TACO_RETURN_IF_ERROR(
+      WriteMember(kTacoHeaderName, kTacoHeaderPayloadSize, "", -1, EncodeTacoHeaderPayload({}), &info));
   has_taco_header_ = true;
   return Status::OK();
 }
@@ -348,19 +344,18 @@ Result<MemberInfo> ZipWriter::AddRange(std::string_view name, const RangeReader&
 
 // Reads ahead up to kRangeWindow chunks (io::StreamRange) and appends them in order.
 Status ZipWriter::CopyFromReader(const RangeReader& reader, uint64_t offset, uint64_t size, uint32_t* crc) {
-  return io::StreamRange(
-      reader, offset, size,
-      [&](const char* data, size_t n) {
-        *crc = Crc32(*crc, data, n);
-        return Append(data, n);
-      },
-      {kRangeChunk, kRangeWindow});
+  return io::StreamRange(reader, offset, size,
+                         [&](const char* data, size_t n) {
+                           *crc = Crc32(*crc, data, n);
+                           return Append(data, n);
+                         },
+                         {kRangeChunk, kRangeWindow});
 }
 
 // Writes one member: local header (CRC patched afterwards for files), then the bytes of
 // `data` or of `source_fd`. Any failure here leaves the archive inconsistent, so it sticks.
-Status ZipWriter::WriteMember(std::string_view name, uint64_t size, const std::string& source_path,
-                              int source_fd, std::string_view data, MemberInfo* info) {
+Status ZipWriter::WriteMember(std::string_view name, uint64_t size, const std::string& source_path, int source_fd,
+                              std::string_view data, MemberInfo* info) {
   const uint64_t lfh_offset = pos_;
   uint32_t crc = source_fd < 0 ? Crc32(0, data.data(), data.size()) : 0;
   const std::string lfh = LocalHeader(name, size, crc, lfh_offset);
@@ -381,8 +376,7 @@ Status ZipWriter::WriteMember(std::string_view name, uint64_t size, const std::s
   return Status::OK();
 }
 
-Status ZipWriter::CopyFileData(int source_fd, const std::string& source_path, uint64_t size,
-                               uint32_t* crc) {
+Status ZipWriter::CopyFileData(int source_fd, const std::string& source_path, uint64_t size, uint32_t* crc) {
   direct_copy_ok_ = true;  // EXDEV & co. depend on the source's file system: retry per file
   uint64_t offset = 0;
   // false once SEEK_DATA/SEEK_HOLE turn out unsupported; not asked of files too small to
@@ -419,8 +413,8 @@ Status ZipWriter::CopyFileData(int source_fd, const std::string& source_path, ui
   return Status::OK();
 }
 
-Status ZipWriter::CopyRange(int source_fd, const std::string& source_path, uint64_t offset,
-                            uint64_t length, uint32_t* crc) {
+Status ZipWriter::CopyRange(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length,
+                            uint32_t* crc) {
   if (length < kDirectCopyMin || !direct_copy_ok_) {
     return BufferedCopy(source_fd, source_path, offset, length, crc);
   }
@@ -430,9 +424,7 @@ Status ZipWriter::CopyRange(int source_fd, const std::string& source_path, uint6
   TACO_RETURN_IF_ERROR(Flush());
   uint32_t range_crc = 0;
   Status crc_status;
-  auto crc_pass = [&] {
-    crc_status = CrcOfRange(source_fd, source_path, offset, length, &range_crc);
-  };
+  auto crc_pass = [&] { crc_status = CrcOfRange(source_fd, source_path, offset, length, &range_crc); };
   std::thread worker;
   try {
     worker = std::thread(crc_pass);
@@ -457,8 +449,8 @@ Status ZipWriter::CopyRange(int source_fd, const std::string& source_path, uint6
 
 // copy_file_range from the source to the output at pos_. Stops early, with OK and `*copied`
 // short, when the kernel or file systems do not support it; the caller copies the rest.
-Status ZipWriter::DirectCopy(int source_fd, const std::string& source_path, uint64_t offset,
-                             uint64_t length, uint64_t* copied) {
+Status ZipWriter::DirectCopy(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length,
+                             uint64_t* copied) {
   *copied = 0;
   while (*copied < length) {
     loff_t in = static_cast<loff_t>(offset + *copied);
@@ -483,8 +475,8 @@ Status ZipWriter::DirectCopy(int source_fd, const std::string& source_path, uint
 }
 
 // The CRC of a source range, read with pread into a buffer of its own (runs on a worker).
-Status ZipWriter::CrcOfRange(int source_fd, const std::string& source_path, uint64_t offset,
-                             uint64_t length, uint32_t* crc) {
+Status ZipWriter::CrcOfRange(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length,
+                             uint32_t* crc) {
   const size_t buffer_size = static_cast<size_t>(std::min<uint64_t>(length, kCrcChunk));
   std::unique_ptr<char[]> buffer(new (std::nothrow) char[buffer_size]);
   if (buffer == nullptr) return Status::IOError(source_path + ": out of memory");
@@ -507,8 +499,8 @@ Status ZipWriter::CrcOfRange(int source_fd, const std::string& source_path, uint
 
 // Reads straight into the output buffer: one user-space copy of each byte. Updates `*crc`
 // unless it is null.
-Status ZipWriter::BufferedCopy(int source_fd, const std::string& source_path, uint64_t offset,
-                               uint64_t length, uint32_t* crc) {
+Status ZipWriter::BufferedCopy(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length,
+                               uint32_t* crc) {
   while (length > 0) {
     if (buffer_len_ == kBufferSize) TACO_RETURN_IF_ERROR(Flush());
     const size_t want = static_cast<size_t>(std::min<uint64_t>(length, kBufferSize - buffer_len_));
@@ -540,9 +532,8 @@ Status ZipWriter::SetTacoHeader(const std::vector<HeaderEntry>& entries) {
   }
   for (const HeaderEntry& e : entries) {
     if (e.offset < kTacoHeaderSize || e.offset > pos_ || e.length > pos_ - e.offset) {
-      return Status::InvalidArgument(path_ + ": TACO_HEADER entry (" + std::to_string(e.offset) +
-                                     ", " + std::to_string(e.length) +
-                                     ") is not inside the data written so far");
+      return Status::InvalidArgument(path_ + ": TACO_HEADER entry (" + std::to_string(e.offset) + ", " +
+                                     std::to_string(e.length) + ") is not inside the data written so far");
     }
   }
   const std::string payload = EncodeTacoHeaderPayload(entries);

@@ -88,21 +88,17 @@ class ZipWriter {
 
   Status CheckOpen() const;
   Status CheckNewName(std::string_view name) const;
-  std::string LocalHeader(std::string_view name, uint64_t size, uint32_t crc,
-                          uint64_t lfh_offset) const;
+  std::string LocalHeader(std::string_view name, uint64_t size, uint32_t crc, uint64_t lfh_offset) const;
   std::string CentralHeader(const MemberInfo& m, bool is_taco_header) const;
-  Status WriteMember(std::string_view name, uint64_t size, const std::string& source_path,
-                     int source_fd, std::string_view data, MemberInfo* info);
+  Status WriteMember(std::string_view name, uint64_t size, const std::string& source_path, int source_fd,
+                     std::string_view data, MemberInfo* info);
   Status CopyFromReader(const RangeReader& reader, uint64_t offset, uint64_t size, uint32_t* crc);
   Status CopyFileData(int source_fd, const std::string& source_path, uint64_t size, uint32_t* crc);
-  Status CopyRange(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length,
-                   uint32_t* crc);
-  Status DirectCopy(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length,
-                    uint64_t* copied);
-  static Status CrcOfRange(int source_fd, const std::string& source_path, uint64_t offset,
-                           uint64_t length, uint32_t* crc);
-  Status BufferedCopy(int source_fd, const std::string& source_path, uint64_t offset,
-                      uint64_t length, uint32_t* crc);
+  Status CopyRange(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length, uint32_t* crc);
+  Status DirectCopy(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length, uint64_t* copied);
+  static Status CrcOfRange(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length,
+                           uint32_t* crc);
+  Status BufferedCopy(int source_fd, const std::string& source_path, uint64_t offset, uint64_t length, uint32_t* crc);
 
   // Output buffering: bytes [buffer_start_, pos_) are in buffer_ and not yet written.
   Status Append(const char* data, size_t n);

@@ -130,10 +130,6 @@ def _prepare(wd: pathlib.Path, script: Script, inputs_root: pathlib.Path) -> Non
             shutil.copy2(src, wd / rel)
 
 
-def _aborted_at_exit(rc: int, stderr: str) -> bool:
-    return rc == -6 and "terminate called without an active exception" in stderr
-
-
 def run_script(script: Script, inputs_root: pathlib.Path) -> dict:
     """Both runs of one script: {"upstream": run, "compat": run}, run = {"rc", "stdout", "stderr",
     "out", "modules"}."""
@@ -141,24 +137,17 @@ def run_script(script: Script, inputs_root: pathlib.Path) -> dict:
     wd = base / "work"
     result = {}
     for mode in ("upstream", "compat"):
-        for attempt in range(2):
-            _prepare(wd, script, inputs_root)
-            report = base / f"{mode}.modules.json"
-            if report.exists():
-                report.unlink()
-            try:
-                r = subprocess.run([sys.executable, str(script.path), str(wd)], cwd=wd, capture_output=True,
-                                   text=True, env=_env(mode, report), timeout=script.timeout)
-                rc, so, se = r.returncode, r.stdout, r.stderr
-            except subprocess.TimeoutExpired as e:
-                rc, so, se = -999, "", f"timed out after {script.timeout} s\n{e.stderr or ''}"
-            if not _aborted_at_exit(rc, se) or attempt == 1:
-                break
-            # A process that printed its result and then died in std::terminate while the
-            # interpreter shut down (known for both tools, issue filed): run it once more, and
-            # say so; a second abort is judged as it is.
-            print(f"compat-diff: {script.key} ({mode}) aborted at exit; run again", file=sys.stderr)
-            shutil.rmtree(wd, ignore_errors=True)
+        _prepare(wd, script, inputs_root)
+        report = base / f"{mode}.modules.json"
+        if report.exists():
+            report.unlink()
+        # launch.py ends the process without interpreter finalization (see its docstring)
+        try:
+            r = subprocess.run([sys.executable, str(HERE / "launch.py"), str(script.path), str(wd)], cwd=wd,
+                               capture_output=True, text=True, env=_env(mode, report), timeout=script.timeout)
+            rc, so, se = r.returncode, r.stdout, r.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, so, se = -999, "", f"timed out after {script.timeout} s\n{e.stderr or ''}"
         kept = base / mode
         if kept.exists():
             shutil.rmtree(kept)
