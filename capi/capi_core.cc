@@ -132,7 +132,7 @@ void taco_open_options_init(taco_open_options* options) {
   *options = taco_open_options{};
   options->struct_size = sizeof(taco_open_options);
   options->base_path = nullptr;
-  options->use_cache = 1;
+  options->use_cache = taco::RemoteCacheEnabled() ? 1 : 0;  // TACO_NO_CACHE, via the library
   options->verify_crc = 1;
   options->allow_external_rasters = 0;
   options->allow_external_sql = 0;

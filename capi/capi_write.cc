@@ -202,7 +202,8 @@ taco_status taco_create(const char* source_dir, const char* output, const taco_c
     d.collection_name = given.collection;
     if (given.order != nullptr) d.order_file = given.order;
     d.metadata_files = Strings(given.metadata, given.num_metadata);
-    d.extensions = Strings(given.extensions, given.num_extensions);
+    TACO_ASSIGN_OR_RETURN(d.extensions,
+                          taco::ext::ParseExtensionSpecs(Strings(given.extensions, given.num_extensions)));
     if (given.time_column != nullptr) d.time_column = given.time_column;
     if (given.num_classes > 0) {
       if (given.classes == nullptr) return Status::InvalidArgument("taco_create: classes: must not be NULL");

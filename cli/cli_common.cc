@@ -33,6 +33,13 @@ void PrintJson(const nlohmann::ordered_json& j) {
   std::cout << j.dump(2, ' ', /*ensure_ascii=*/false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
+OpenOptions DatasetOpenOptions(const GlobalOptions& global) {
+  OpenOptions options;
+  options.base_path = global.base_path;
+  if (global.no_cache) options.use_cache = false;
+  return options;
+}
+
 void Note(const Context& ctx, const std::string& line) {
   if (!ctx.global.quiet) std::cerr << line << "\n";
 }

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "taco/dataset.h"
 #include "taco/status.h"
 
 namespace taco::cli {
@@ -29,7 +30,13 @@ struct GlobalOptions {
   // --allow-external-sql: SQL may read local files besides the dataset
   // (OpenOptions::allow_external_sql; selection.h SqlOpenOptions).
   bool allow_external_sql = false;
+  std::string base_path;  // --base-path (OpenOptions::base_path)
+  bool no_cache = false;  // --no-cache (OpenOptions::use_cache = false)
 };
+
+// The OpenOptions every command opens datasets with: --base-path and --no-cache over the
+// library's defaults (which follow TACO_BASE_PATH and TACO_NO_CACHE).
+OpenOptions DatasetOpenOptions(const GlobalOptions& global);
 
 // The running command: its exit code is set by the subcommand callback.
 struct Context {
@@ -45,7 +52,7 @@ void PrintJson(const nlohmann::ordered_json& j);
 void Note(const Context& ctx, const std::string& line);
 
 // `taco info PATH [--json]` (cmd_info.cc); also used by `taco demo`.
-int PrintInfo(const std::string& path, bool json);
+int PrintInfo(const std::string& path, bool json, const OpenOptions& options = {});
 
 // Each subcommand file (cmd_<name>.cc) registers itself with a static
 //   static const CommandRegistration kRegistered(<order>, &Add<Name>Command);

@@ -11,7 +11,8 @@ struct CacheArgs {
   bool json = false;
 };
 
-int RunInfo(const CacheArgs& args) {
+int RunInfo(const CacheArgs& args, const Context& ctx) {
+  const bool enabled = DatasetOpenOptions(ctx.global).use_cache;
   auto info = GetRemoteCacheInfo();
   if (!info.ok()) return ReportError(info.status());
   if (args.json) {
@@ -19,14 +20,14 @@ int RunInfo(const CacheArgs& args) {
     j["dir"] = info->dir;
     j["entries"] = info->entries;
     j["bytes"] = info->bytes;
-    j["enabled"] = RemoteCacheEnabled();
+    j["enabled"] = enabled;
     PrintJson(j);
     return kExitOk;
   }
   std::cout << "cache directory: " << info->dir << "\n"
             << "entries: " << info->entries << "\n"
             << "bytes: " << info->bytes << "\n"
-            << "enabled: " << (RemoteCacheEnabled() ? "yes" : "no (TACO_NO_CACHE / --no-cache)") << "\n";
+            << "enabled: " << (enabled ? "yes" : "no (TACO_NO_CACHE / --no-cache)") << "\n";
   return kExitOk;
 }
 
@@ -43,7 +44,7 @@ void AddCacheCommand(CLI::App& app, Context& ctx) {
   cmd->require_subcommand(1);
   CLI::App* info = cmd->add_subcommand("info", "Where the cache is, how many entries and bytes it holds");
   info->add_flag("--json", args->json, "Print JSON");
-  info->callback([args, &ctx] { ctx.exit_code = RunInfo(*args); });
+  info->callback([args, &ctx] { ctx.exit_code = RunInfo(*args, ctx); });
   CLI::App* clear = cmd->add_subcommand("clear", "Remove every cache entry");
   clear->callback([&ctx] { ctx.exit_code = RunClear(ctx); });
 }

@@ -14,8 +14,8 @@ struct CatArgs {
   bool no_crc = false;
 };
 
-int RunCat(const CatArgs& args) {
-  OpenOptions options;
+int RunCat(const CatArgs& args, const Context& ctx) {
+  OpenOptions options = DatasetOpenOptions(ctx.global);
   options.verify_crc = !args.no_crc;
   auto ds = Dataset::Open(args.path, options);
   if (!ds.ok()) return ReportError(ds.status());
@@ -44,7 +44,7 @@ void AddCatCommand(CLI::App& app, Context& ctx) {
                   "number N is the id N when there is one, else position N when no id at that level is a number")
       ->required();
   cmd->add_flag("--no-crc", args->no_crc, "Do not check the ZIP member's CRC-32 (saves one pass over the bytes)");
-  cmd->callback([args, &ctx] { ctx.exit_code = RunCat(*args); });
+  cmd->callback([args, &ctx] { ctx.exit_code = RunCat(*args, ctx); });
 }
 
 const CommandRegistration kRegistered(60, &AddCatCommand);

@@ -26,6 +26,7 @@ struct ConvertArgs {
 // collection too).
 int RunLegacyConvert(const ConvertArgs& args, const Context& ctx) {
   LegacyConvertOptions options;
+  options.open = DatasetOpenOptions(ctx.global);
   options.target = args.format == "zip"        ? ConvertTarget::kZip
                    : args.format == "folder"   ? ConvertTarget::kFolder
                    : args.format == "tortilla" ? ConvertTarget::kTortilla
@@ -65,6 +66,7 @@ int RunConvert(const ConvertArgs& args, const Context& ctx) {
     return ReportError(Status::InvalidArgument("convert: --split-size applies to legacy inputs (ZIP output in parts)"));
   }
   ConvertOptions options;
+  options.open = DatasetOpenOptions(ctx.global);
   options.format = args.format == "zip"      ? OutputFormat::kZip
                    : args.format == "folder" ? OutputFormat::kFolder
                                              : OutputFormat::kAuto;

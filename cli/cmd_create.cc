@@ -69,9 +69,6 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
     return ReportError(Status::AlreadyExists(args.out + ": already exists (the output must not exist)"));
   }
   WarnIgnoredZipOptions(args, ctx);
-  // The extensions read the user's own input files; they follow TACO_ALLOW_EXTERNAL_RASTERS
-  // (gdal/sample_raster.h), which the global flag sets for this process.
-  if (ctx.global.allow_external_rasters) setenv("TACO_ALLOW_EXTERNAL_RASTERS", "YES", 1);
   Result<uint64_t> split_size = ParseSize(args.split_size);
   if (!split_size.ok()) return ReportError(split_size.status().WithPrefix("--split-size"));
   const bool legacy = args.format == "tortilla" || args.format == "taco-v1";
@@ -96,13 +93,15 @@ int RunCreate(const CreateArgs& args, const Context& ctx) {
   options.collection_name = args.collection;
   options.order_file = args.order;
   options.metadata_files = args.metadata;
-  options.extensions = args.extensions;
+  Result<std::vector<ext::ExtensionSpec>> specs = ext::ParseExtensionSpecs(args.extensions);
+  if (!specs.ok()) return ReportError(specs.status());
+  options.extensions = std::move(*specs);
+  options.allow_external_rasters = ctx.global.allow_external_rasters;  // the extensions read the inputs
   options.time_column = args.time_column;
   options.exclude.insert(options.exclude.end(), args.exclude.begin(), args.exclude.end());
   if (!args.classes.empty()) {
-    const bool categorical = std::any_of(args.extensions.begin(), args.extensions.end(), [](const std::string& e) {
-      return e == "stats-categorical" || e.rfind("stats-categorical:", 0) == 0;
-    });
+    const bool categorical = std::any_of(options.extensions.begin(), options.extensions.end(),
+                                         [](const ext::ExtensionSpec& e) { return e.name == "stats-categorical"; });
     if (!categorical) {
       return ReportError(
           Status::InvalidArgument("--classes: only used by --ext stats-categorical, which is not given"));
@@ -198,7 +197,6 @@ void AddCreateCommand(CLI::App& app, Context& ctx) {
                   "stats-categorical:mask.tif (both fill geotiff:stats); a GLOB matching no FILE is an error. "
                   "stac/istac also fill FOLDER samples from the files below them (lon/lat footprint box, its "
                   "centre, earliest start, latest end)")
-      ->delimiter(',')
       ->allow_extra_args(false);
   cmd->add_option("--exclude", args->exclude,
                   "Entries of SRC that are not samples (repeatable): a GLOB without '/' matches an entry's name, "

@@ -25,6 +25,7 @@ int RunEdit(EditArgs& args, const Context& ctx) {
     }
     args.options.set.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
+  args.options.open = DatasetOpenOptions(ctx.global);
   auto written = Edit(args.path, args.options);
   if (!written.ok()) return ReportError(written.status().WithPrefix("edit"));
   if (!ctx.global.quiet) {

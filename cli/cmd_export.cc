@@ -40,6 +40,7 @@ int RunExport(const ExportArgs& args, const Context& ctx) {
                    : args.format == "folder" ? OutputFormat::kFolder
                                              : OutputFormat::kAuto;
   options.source = source.get();
+  options.open = SqlOpenOptions(ctx.global);
   Result<std::vector<std::string>> written = Status::Internal("not written");
   {
     ProgressBar bar("exporting", ProgressBar::Unit::kBytes, ProgressEnabled(ctx));

@@ -26,7 +26,7 @@ int RunExportMetadata(const ExportMetadataArgs& args, const Context& ctx) {
     return ReportError(
         Status::InvalidArgument("export-metadata: --geoparquet and --stac-geoparquet exclude each other"));
   }
-  auto opened = Dataset::Open(args.path);
+  auto opened = Dataset::Open(args.path, DatasetOpenOptions(ctx.global));
   if (!opened.ok()) return ReportError(opened.status());
   MetadataExportOptions options;
   options.level = args.level;

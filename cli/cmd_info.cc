@@ -132,9 +132,9 @@ void PrintPit(const nlohmann::ordered_json& pit) {
 
 }  // namespace
 
-int PrintInfo(const std::string& path, bool json) {
+int PrintInfo(const std::string& path, bool json, const OpenOptions& options) {
   InfoArgs args{path, json};
-  auto opened = Dataset::Open(args.path);
+  auto opened = Dataset::Open(args.path, options);
   if (!opened.ok()) return ReportError(opened.status());
   Dataset& ds = **opened;
   if (args.json) {  // taco/info.h (the Python package prints the same object)
@@ -218,7 +218,7 @@ void AddInfoCommand(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("info", "Describe a dataset: format, collection, header, levels, pit schema");
   cmd->add_option("path", args->path, "Dataset path or URL (.tacozip, FOLDER, .tacocat)")->required();
   cmd->add_flag("--json", args->json, "Print JSON for programs");
-  cmd->callback([args, &ctx] { ctx.exit_code = PrintInfo(args->path, args->json); });
+  cmd->callback([args, &ctx] { ctx.exit_code = PrintInfo(args->path, args->json, DatasetOpenOptions(ctx.global)); });
 }
 const CommandRegistration kRegistered(30, &AddInfoCommand);
 }  // namespace

@@ -17,10 +17,10 @@ struct LsArgs {
   FormatOptions format;
 };
 
-int RunLs(const LsArgs& args) {
+int RunLs(const LsArgs& args, const Context& ctx) {
   auto format = args.format.Resolve();
   if (!format.ok()) return ReportError(format.status());
-  auto ds = Dataset::Open(args.path);
+  auto ds = Dataset::Open(args.path, DatasetOpenOptions(ctx.global));
   if (!ds.ok()) return ReportError(ds.status());
   Table rows;
   FormatOptions options = args.format;
@@ -46,7 +46,7 @@ void AddLsCommand(CLI::App& app, Context& ctx) {
                   "Keys to follow, level by level: a sample id, or @N for the sample at position N (0-based); a bare "
                   "number N is the id N when there is one, else position N when no id at that level is a number");
   AddFormatOptions(cmd, &args->format);
-  cmd->callback([args, &ctx] { ctx.exit_code = RunLs(*args); });
+  cmd->callback([args, &ctx] { ctx.exit_code = RunLs(*args, ctx); });
 }
 
 const CommandRegistration kRegistered(40, &AddLsCommand);

@@ -54,6 +54,7 @@ struct PublishArgs {
 
 int RunPublish(const PublishArgs& args, const Context& ctx) {
   PublishOptions options;
+  options.open = DatasetOpenOptions(ctx.global);
   if (!args.publication.empty()) {
     auto pub = ReadPublicationFile(args.publication);
     if (!pub.ok()) return ReportError(pub.status().WithPrefix("publish"));

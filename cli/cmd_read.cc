@@ -54,10 +54,10 @@ int RunReadEach(const Dataset& ds, const ReadArgs& args, OutputFormat format) {
   return kExitOk;
 }
 
-int RunRead(const ReadArgs& args) {
+int RunRead(const ReadArgs& args, const Context& ctx) {
   auto format = args.format.Resolve();
   if (!format.ok()) return ReportError(format.status());
-  auto ds = Dataset::Open(args.path);
+  auto ds = Dataset::Open(args.path, DatasetOpenOptions(ctx.global));
   if (!ds.ok()) return ReportError(ds.status());
   bool slashed = false;
   for (const std::string& key : args.keys) slashed = slashed || key.find('/') != std::string::npos;
@@ -90,7 +90,7 @@ void AddReadCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("keys", args->keys, "Keys: ids or @N, level by level; or paths 'id/id' (one per KEY)")->required();
   cmd->add_flag("--each", args->each, "Every KEY is its own path (ids joined by '/'): one output row per KEY");
   AddFormatOptions(cmd, &args->format);
-  cmd->callback([args, &ctx] { ctx.exit_code = RunRead(*args); });
+  cmd->callback([args, &ctx] { ctx.exit_code = RunRead(*args, ctx); });
 }
 
 const CommandRegistration kRegistered(50, &AddReadCommand);

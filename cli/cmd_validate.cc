@@ -27,6 +27,7 @@ struct ValidateArgs {
 
 int RunValidate(const ValidateArgs& args, const Context& ctx) {
   ValidateOptions options;
+  options.open = DatasetOpenOptions(ctx.global);
   options.tiff_profile = args.tiff_profile;
   options.check_data = !args.fast;
   // On a terminal: the member-crc pass (every byte of a ZIP read once) as a bar.

@@ -83,8 +83,7 @@ int main(int argc, char** argv) {
                "use, outputs written and timings");
   app.add_flag("--debug", ctx.global.debug, "Like -v, plus every file read and every SQL statement with its time");
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only results and errors");
-  bool no_cache = false;
-  app.add_flag("--no-cache", no_cache,
+  app.add_flag("--no-cache", ctx.global.no_cache,
                "Do not use or fill the disk cache of remote ZIP metadata (also TACO_NO_CACHE=1)");
   app.add_flag("--allow-external-rasters", ctx.global.allow_external_rasters,
                "Let the pixel readers (stats --method exact) open sample bytes in any GDAL format, VRT/GTI/WMS "
@@ -93,8 +92,7 @@ int main(int argc, char** argv) {
                "network for a local dataset: a stranger's sample cannot make taco read outside the dataset "
                "(also TACO_ALLOW_EXTERNAL_RASTERS=YES)");
   app.footer("Run 'taco <command> --help' for a command's arguments and options; 'taco help <command>' too.");
-  std::string base_path;
-  app.add_option("--base-path", base_path,
+  app.add_option("--base-path", ctx.global.base_path,
                  "TACOCAT: the directory holding its ZIPs, when they are no longer where the index says (default: "
                  "the index's own directory; also TACO_BASE_PATH)");
   app.add_flag("--allow-external-sql", ctx.global.allow_external_sql,
@@ -102,13 +100,6 @@ int main(int argc, char** argv) {
                "read_csv('my.csv') to join; by default SQL reads only the dataset. Statements other than reads "
                "(COPY, ATTACH, INSTALL, CREATE, SET, ...) stay refused");
   app.fallthrough();
-  // Applied before parsing so that it holds whatever the position of the flag.
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg(argv[i]);
-    if (arg == "--no-cache") setenv("TACO_NO_CACHE", "1", 1);
-    if (arg == "--base-path" && i + 1 < argc) setenv("TACO_BASE_PATH", argv[i + 1], 1);
-    if (arg.substr(0, 12) == "--base-path=") setenv("TACO_BASE_PATH", argv[i] + 12, 1);
-  }
   // -v/--debug switch the library's log on before any command callback runs.
   app.parse_complete_callback([&ctx] {
     if (ctx.global.debug) {

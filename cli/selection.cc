@@ -55,30 +55,24 @@ Result<std::unique_ptr<Dataset>> ApplySelection(const Dataset& source, const Sel
 }
 
 OpenOptions SqlOpenOptions(const GlobalOptions& global) {
-  OpenOptions options;
+  OpenOptions options = DatasetOpenOptions(global);
   options.allow_external_sql = global.allow_external_sql;
   return options;
 }
 
 Result<std::unique_ptr<Dataset>> OpenSelected(const std::vector<std::string>& paths, const Selection& s,
                                               const std::optional<Box>& box, const OpenOptions& options) {
-  if (paths.size() != 1 || !IsTacollectionPath(paths[0])) return Dataset::OpenList(paths, options);
   // Extents describe centroids and times: route only for the auto-detected columns.
   const std::optional<Box> route_box = s.geometry_col == "auto" ? box : std::nullopt;
   const std::string route_range = s.time_col == "auto" ? s.datetime : "";
-  TACO_ASSIGN_OR_RETURN(TacollectionParts parts, RouteTacollection(paths[0], route_box, route_range));
-  if (route_box || !route_range.empty()) {
-    Log(LogLevel::kVerbose, "tacollection " + paths[0] + ": " + std::to_string(parts.skipped) + " of " +
-                                std::to_string(parts.total) + " parts skipped (their extents miss" +
+  TACO_ASSIGN_OR_RETURN(RoutedOpen opened, OpenRouted(paths, route_box, route_range, options));
+  if (opened.routing) {
+    Log(LogLevel::kVerbose, "tacollection " + paths[0] + ": " + std::to_string(opened.routing->skipped) + " of " +
+                                std::to_string(opened.routing->total) + " parts skipped (their extents miss" +
                                 (route_box ? " --bbox" : "") + (route_box && !route_range.empty() ? " or" : "") +
                                 (route_range.empty() ? "" : " --datetime") + ")");
   }
-  if (parts.paths.empty()) {
-    // Every part was skipped: the first one gives the (empty) result its columns.
-    TACO_ASSIGN_OR_RETURN(TacollectionParts all, RouteTacollection(paths[0], std::nullopt));
-    return Dataset::Open(all.paths.front(), options);
-  }
-  return Dataset::OpenList(parts.paths, options);
+  return std::move(opened.dataset);
 }
 
 }  // namespace taco::cli

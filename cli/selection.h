@@ -40,13 +40,12 @@ Result<std::optional<Box>> ParseBbox(const std::string& text);
 Result<std::unique_ptr<Dataset>> ApplySelection(const Dataset& source, const Selection& selection,
                                                 const std::optional<Box>& box);
 
-// The OpenOptions of a command that runs the user's SQL: --allow-external-sql.
+// The OpenOptions of a command that runs the user's SQL: DatasetOpenOptions plus --allow-external-sql.
 OpenOptions SqlOpenOptions(const GlobalOptions& global);
 
-// Dataset::OpenList(paths, options), except that a single TACOLLECTION.json is routed: only the parts
-// whose taco:sources extents meet `box` and --datetime are opened (RouteTacollection; for the
-// auto-detected geometry/time columns only), and "-v" logs how many parts were skipped. When
-// every part is skipped, the first part is opened so that the (empty) answer has columns.
+// OpenRouted(paths, box, --datetime, options) (taco/dataset.h: a single TACOLLECTION.json opens
+// only the parts whose taco:sources extents meet them), routing for the auto-detected
+// geometry/time columns only; "-v" logs how many parts were skipped.
 Result<std::unique_ptr<Dataset>> OpenSelected(const std::vector<std::string>& paths, const Selection& selection,
                                               const std::optional<Box>& box, const OpenOptions& options);
 

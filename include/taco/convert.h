@@ -26,6 +26,7 @@
 #ifndef TACO_CONVERT_H_
 #define TACO_CONVERT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -59,6 +60,9 @@ struct ExportOptions {
   const Dataset* source = nullptr;
   std::string subset_date;  // overrides taco:subset_date (tests); empty = now
   std::function<void(uint64_t done, uint64_t total)> progress;
+  // How `view.path()` is reopened when `source` is null (taco/dataset.h).
+  OpenOptions open;
+  size_t copy_threads = 0;  // CreateOptions::copy_threads
 };
 
 // `taco export`: writes the subset selected by `view` to `output` (never split).
@@ -69,6 +73,9 @@ struct ConvertOptions {
   // kAuto: the other container (ZIP input → FOLDER, FOLDER input → ZIP; TACOCAT → FOLDER).
   OutputFormat format = OutputFormat::kAuto;
   std::function<void(uint64_t done, uint64_t total)> progress;
+  size_t copy_threads = 0;  // CreateOptions::copy_threads
+  // How datasets are opened (TACOCAT base path, disk cache of remote metadata; taco/dataset.h).
+  OpenOptions open;
 };
 
 // `taco convert`: the whole dataset at `input` (padding included) rewritten as `output`.

@@ -107,17 +107,19 @@ Result<TacollectionParts> RouteTacollection(const std::string& path, const std::
                                             const std::string& datetime = "");
 
 struct OpenOptions {
-  // Where TACOCAT finds its ZIPs: `internal:source_file` is relative to it. Default: the
-  // environment variable TACO_BASE_PATH when set (`taco --base-path`), else the directory that
-  // holds `.tacocat` / `__TACOCAT__`. Sample paths never leave it (path safety, see Sql()).
+  // Where TACOCAT finds its ZIPs: `internal:source_file` is relative to it (`taco --base-path`).
+  // Empty (the default): the environment variable TACO_BASE_PATH when set, else the directory
+  // that holds `.tacocat` / `__TACOCAT__`. Sample paths never leave it (path safety, see Sql()).
   std::string base_path;
   // Instrumentation hook (tests, metrics): wraps the ZIP container reader right after it is
   // opened; every read of the container (header, metadata, `__meta__`, sample bytes) then
   // goes through the returned reader. Unused for FOLDER datasets.
   std::function<RangeReaderPtr(RangeReaderPtr)> wrap_container;
   // Remote ZIP, FOLDER and TACOCAT: use and fill the disk cache of their metadata (taco/io.h
-  // RemoteCacheDir()); entries are revalidated before use. Also off when TACO_NO_CACHE is set.
-  bool use_cache = true;
+  // RemoteCacheDir()); entries are revalidated before use (`taco --no-cache`: false). Default:
+  // RemoteCacheEnabled(), i.e. false when TACO_NO_CACHE is set, read when the options are made;
+  // the value set here wins over the environment.
+  bool use_cache = RemoteCacheEnabled();
   // ZIP (and TACOCAT parts): ReadBytes/StreamBytes, and every `__meta__` read, check the
   // member's CRC-32 from its local header; a mismatch is a Corruption error naming the
   // sample and the container. Costs one CRC pass over the bytes (README "Reliability").
@@ -373,6 +375,29 @@ class Dataset {
   mutable std::shared_ptr<const RowCache> row_cache_;
   mutable int reads_before_cache_ = 0;
 };
+
+// A dataset opened for a row selection by a box and/or a time range (the one operation behind
+// `taco sql/filter/export` and Python `load(path, bbox=, datetime=)`).
+struct RoutedOpen {
+  std::unique_ptr<Dataset> dataset;
+  // Set when a TACOLLECTION was routed by `bbox` or `datetime`: the parts kept, listed and
+  // skipped (RouteTacollection). Unset otherwise.
+  std::optional<TacollectionParts> routing;
+  // The paths given to OpenList: `paths`, or the TACOLLECTION's parts opened (bindings
+  // record them to open the same dataset again in another process).
+  std::vector<std::string> opened;
+};
+
+// Dataset::OpenList(paths, options), except that a single TACOLLECTION path
+// (IsTacollectionPath) opens only the parts whose `taco:sources` extents meet `bbox` and
+// `datetime` (RouteTacollection; both unset/empty: every part). When every part is skipped,
+// the first part is opened, so that the (empty) selection the caller applies next has the
+// columns of the collection. The returned dataset is NOT filtered: the caller applies the
+// box and range to its rows (routing only skips parts that cannot hold a match; it is exact
+// for filters on centroids and instants, see RouteTacollection).
+// Errors: those of RouteTacollection and Dataset::Open/OpenList.
+Result<RoutedOpen> OpenRouted(const std::vector<std::string>& paths, const std::optional<std::array<double, 4>>& bbox,
+                              const std::string& datetime, const OpenOptions& options = {});
 
 }  // namespace taco
 

@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "taco/dataset.h"
 #include "taco/status.h"
 
 namespace taco {
@@ -45,6 +46,8 @@ struct EditOptions {
   bool in_place = false;
   // Tests: called with the name of each step of an in-place edit as it starts.
   std::function<void(std::string_view step)> on_step;
+  // How datasets are opened (TACOCAT base path, disk cache of remote metadata; taco/dataset.h).
+  OpenOptions open;
 };
 
 Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions& options);

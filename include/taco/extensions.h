@@ -137,6 +137,25 @@ Result<std::vector<Field>> ComputeByName(std::string_view name, const std::strin
                                          const ExtensionSettings& settings = {});
 std::vector<std::string> KnownExtensionNames();
 
+// One computed extension asked for by `taco create --ext` / Python from_directory(ext=...),
+// parsed once (ParseExtensionSpecs) and handed to TacoFromDirectory as it is.
+struct ExtensionSpec {
+  std::string name;  // one of ExtensionSpecNames()
+  std::string glob;  // "" = every FILE sample; else an fnmatch(3) pattern (see taco/tree_builder.h)
+  std::string text;  // the spec as given ("stats:image.tif"), for messages
+  bool operator==(const ExtensionSpec&) const = default;
+};
+
+// KnownExtensionNames() plus "majortom" (a tortilla extension: no GLOB).
+std::vector<std::string> ExtensionSpecNames();
+
+// Parses `--ext` values: each text is "NAME" or "NAME:GLOB", or several of them separated by
+// ',' ("stac,stats:image.tif"), in order. Pure (no file is read). InvalidArgument naming the
+// spec: an empty GLOB ("extension 'stats:': empty file pattern after ':'"), an unknown NAME
+// ("extension 'foo' is unknown (known: stac, istac, stats, stats-categorical, majortom)"; an
+// empty item between commas is the unknown name ''), majortom with a GLOB, a spec given twice.
+Result<std::vector<ExtensionSpec>> ParseExtensionSpecs(const std::vector<std::string>& texts);
+
 // ---- collection level (COLLECTION.json fragments) ------------------------------------------
 
 struct LabelClass {

@@ -74,7 +74,8 @@ Result<std::string> ReadWholeFile(const std::string& path_or_url);
 
 // ---- disk cache of remote metadata (ZIP members, FOLDER and TACOCAT levels) ------------
 // Directory: $TACO_CACHE_DIR, else $XDG_CACHE_HOME/taco-cpp, else $HOME/.cache/taco-cpp.
-// Disabled for a process when TACO_NO_CACHE is set to a non-empty value other than "0".
+// RemoteCacheEnabled(): the default of OpenOptions::use_cache, false when TACO_NO_CACHE is set
+// to a non-empty value other than "0" (docs/remote.md "Environment variables").
 struct RemoteCacheInfo {
   std::string dir;
   uint64_t entries = 0;

@@ -31,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "taco/dataset.h"
 #include "taco/status.h"
 
 namespace taco {
@@ -116,6 +117,8 @@ struct LegacyConvertOptions {
   uint64_t part_size = 0;   // legacy outputs: see LegacyWriteOptions
   uint64_t split_size = 0;  // ZIP outputs: CreateOptions::split_size (0 = one ZIP)
   std::function<void(uint64_t done, uint64_t total)> progress;
+  // How datasets are opened (TACOCAT base path, disk cache of remote metadata; taco/dataset.h).
+  OpenOptions open;
 };
 
 // `taco convert` when the input or the output is legacy: legacy → 2.0 (ZIP, FOLDER, parts +

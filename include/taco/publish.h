@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "taco/dataset.h"
 #include "taco/status.h"
 
 namespace taco {
@@ -94,6 +95,8 @@ struct PublishOptions {
   std::string generated_at;
   // Centroids drawn on the HTML map at most (a deterministic sample of the level's rows).
   uint64_t max_map_points = 2000;
+  // How datasets are opened (TACOCAT base path, disk cache of remote metadata; taco/dataset.h).
+  OpenOptions open;
 };
 
 struct PublishResult {

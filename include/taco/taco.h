@@ -142,7 +142,7 @@ typedef struct taco_dataset taco_dataset;
 typedef struct taco_open_options {
   size_t struct_size;         /* sizeof(taco_open_options) */
   const char* base_path;      /* TACOCAT: where its ZIPs are (NULL: TACO_BASE_PATH or its dir) */
-  int use_cache;              /* remote metadata disk cache (default 1) */
+  int use_cache;              /* remote metadata disk cache (default 1; 0 when TACO_NO_CACHE is set) */
   int verify_crc;             /* ZIP: check CRC-32 of every sample read (default 1) */
   int allow_external_rasters; /* decoders may open any GDAL format (default 0) */
   int allow_external_sql;     /* SQL may read other local files (default 0) */

@@ -20,8 +20,9 @@
 //    it (null where its row is missing or the cell empty), so strict schemas hold. Column
 //    order: first appearance over the files, in the order given.
 //  * `extensions` are computed after the metadata columns, in the order given. Each is
-//    "NAME" or "NAME:GLOB" with NAME one of ext::KnownExtensionNames() (stac, istac, stats,
-//    stats-categorical): computed for every FILE sample, or only for the FILE samples whose
+//    "NAME" or "NAME:GLOB" (ext::ParseExtensionSpecs, which the CLI's --ext and Python's
+//    from_directory(ext=) both call) with NAME one of ext::KnownExtensionNames() (stac, istac,
+//    stats, stats-categorical): computed for every FILE sample, or only for the FILE samples whose
 //    name matches GLOB (fnmatch(3); a GLOB holding '/' is matched against the path relative
 //    to `src` instead, e.g. "*/s2/*.tif"). A GLOB that matches no FILE is an error naming it.
 //    On each level the columns are the union of those computed there, in entry order: two
@@ -29,7 +30,7 @@
 //    geotiff:stats) share one column, each sample holding the value of the entry that matched
 //    it; a FILE matched by two entries that give the same column is an error. Samples of
 //    the level an entry did not compute get nulls (FOLDERs included). The FILE computations
-//    run on a pool of threads (TACO_EXT_THREADS, 1..256; default: hardware concurrency), each
+//    run on a pool of threads (`extension_threads`), each
 //    opening its own GDAL dataset, and are merged in sample order: the Taco, the `progress`
 //    calls (on the calling thread) and the error returned (the first in sample order) are
 //    the same whatever the thread count.
@@ -72,12 +73,12 @@
 namespace taco {
 
 struct DirectoryOptions {
-  nlohmann::ordered_json collection;        // the collection fields
-  std::string collection_name;              // where they came from, for messages (optional)
-  std::string order_file;                   // optional
-  std::vector<std::string> metadata_files;  // CSV (.csv), JSON Lines (.jsonl/.ndjson/.json), Parquet
-  std::vector<std::string> extensions;      // "NAME" or "NAME:GLOB" (see above), plus "majortom"
-  std::string time_column;                  // metadata column giving a sample's time (optional)
+  nlohmann::ordered_json collection;           // the collection fields
+  std::string collection_name;                 // where they came from, for messages (optional)
+  std::string order_file;                      // optional
+  std::vector<std::string> metadata_files;     // CSV (.csv), JSON Lines (.jsonl/.ndjson/.json), Parquet
+  std::vector<ext::ExtensionSpec> extensions;  // ext::ParseExtensionSpecs of "NAME[:GLOB]" (see above)
+  std::string time_column;                     // metadata column giving a sample's time (optional)
   // Entries that are not samples: a glob without '/' is matched against an entry's name, one
   // with '/' against its path relative to `src` (fnmatch). By default GDAL's sidecars
   // ("image.tif.aux.xml", written when GDAL computes statistics) are left out.
@@ -99,6 +100,13 @@ struct DirectoryOptions {
   std::function<void(const std::string& message)> warning;
   // Called while --ext extensions are computed: (FILE samples done, FILE samples total).
   std::function<void(size_t done, size_t total)> progress;
+  // The extensions may open inputs in any GDAL format, VRT and others naming files or URLs
+  // included (`taco --allow-external-rasters`). False: only self-contained formats, unless
+  // the GDAL option / environment variable TACO_ALLOW_EXTERNAL_RASTERS is YES.
+  bool allow_external_rasters = false;
+  // Threads that compute the extensions. 0 (the default): TACO_EXT_THREADS when it holds
+  // 1..256, else the hardware concurrency. Never changes the values computed nor their order.
+  size_t extension_threads = 0;
 };
 
 Result<Taco> TacoFromDirectory(const std::string& src, const DirectoryOptions& options);

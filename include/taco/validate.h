@@ -104,6 +104,7 @@
 #include <string>
 #include <vector>
 
+#include "taco/dataset.h"
 #include "taco/status.h"
 
 namespace taco {
@@ -139,6 +140,8 @@ struct ValidateOptions {
   // Called while the member data is read for member-crc (ZIP, check_data): bytes checked so
   // far and in all. Optional.
   std::function<void(uint64_t done, uint64_t total)> progress;
+  // How datasets are opened (TACOCAT base path, disk cache of remote metadata; taco/dataset.h).
+  OpenOptions open;
 };
 
 Result<ValidationReport> Validate(const std::string& path, const ValidateOptions& options = {});

@@ -13,6 +13,7 @@
 #ifndef TACO_WRITER_H_
 #define TACO_WRITER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -44,6 +45,10 @@ struct CreateOptions {
   bool consolidate = true;
   // Called as data is written: (bytes written so far, total bytes). May be empty.
   std::function<void(uint64_t done, uint64_t total)> progress;
+  // Samples that are byte ranges of a source (convert, export): how many runs of adjacent
+  // ranges are read ahead on threads of their own. 0 (the default): TACO_COPY_THREADS when
+  // it holds 1..64, else 4. Never changes the bytes written.
+  size_t copy_threads = 0;
 };
 
 // Writes `taco` to `output` and returns the paths written (one, or the parts). Names the

@@ -32,13 +32,19 @@ Status CheckRebuildable(const Recipe& r) {
   return Status::OK();
 }
 
-Result<std::shared_ptr<Dataset>> Build(const Recipe& r) {
-  TACO_RETURN_IF_ERROR(CheckRebuildable(r));
+OpenOptions RecipeOpenOptions(const Recipe& r) {
   OpenOptions options;
   options.base_path = r.base_path;
-  options.use_cache = r.use_cache;
+  // Python's cache=True is the library's default: off when TACO_NO_CACHE is set (taco/io.h).
+  options.use_cache = r.use_cache && RemoteCacheEnabled();
   options.allow_external_rasters = r.allow_external_rasters;
   options.allow_external_sql = r.allow_external_sql;
+  return options;
+}
+
+Result<std::shared_ptr<Dataset>> Build(const Recipe& r) {
+  TACO_RETURN_IF_ERROR(CheckRebuildable(r));
+  const OpenOptions options = RecipeOpenOptions(r);
   switch (r.kind) {
     case Recipe::Kind::kOpen: {
       TACO_ASSIGN_OR_RETURN(auto ds, Dataset::Open(r.paths.at(0), options));

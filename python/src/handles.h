@@ -60,6 +60,9 @@ struct Recipe {
 };
 using RecipePtr = std::shared_ptr<const Recipe>;
 
+// The OpenOptions of a kOpen / kOpenList recipe.
+OpenOptions RecipeOpenOptions(const Recipe& recipe);
+
 // Opens / derives the dataset a recipe describes (no locking: the result is new). A recipe
 // with a `fixed` step (see above) is an InvalidArgument naming the query.
 Result<std::shared_ptr<Dataset>> Build(const Recipe& recipe);

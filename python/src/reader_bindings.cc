@@ -416,19 +416,32 @@ void BindReader(nb::module_& m) {
       },
       nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_rasters") = false,
       nb::arg("allow_external_sql") = false);
-  m.def("is_tacollection_path", &IsTacollectionPath, nb::arg("path"));
+  // OpenRouted (taco/dataset.h): (the dataset, parts skipped or None when nothing was routed).
+  // The recipe records the paths opened, so that another process opens the same parts.
   m.def(
-      "tacollection_parts",
-      [](const std::string& path, std::optional<std::array<double, 4>> bbox, const std::string& datetime) {
-        Result<TacollectionParts> parts = Status::Internal("not routed");
+      "open_routed",
+      [](const std::string& path, std::optional<std::array<double, 4>> bbox, const std::string& datetime,
+         const std::string& base_path, bool use_cache, bool allow_external_rasters, bool allow_external_sql) {
+        Recipe r;
+        r.kind = Recipe::Kind::kOpenList;
+        r.base_path = base_path;
+        r.use_cache = use_cache;
+        r.allow_external_rasters = allow_external_rasters;
+        r.allow_external_sql = allow_external_sql;
+        Result<RoutedOpen> opened = Status::Internal("not opened");
         {
           nb::gil_scoped_release release;
-          parts = RouteTacollection(path, bbox, datetime);
+          opened = OpenRouted({path}, bbox, datetime, RecipeOpenOptions(r));
         }
-        TacollectionParts p = Take(std::move(parts));
-        return nb::make_tuple(p.paths, p.total, p.skipped);
+        RoutedOpen o = Take(std::move(opened));
+        r.paths = o.opened;
+        nb::object skipped = o.routing ? nb::cast(o.routing->skipped) : nb::none();
+        DatasetHandle h(std::shared_ptr<Dataset>(std::move(o.dataset)), std::make_shared<Engine>(),
+                        std::make_shared<const Recipe>(std::move(r)));
+        return nb::make_tuple(std::move(h), skipped);
       },
-      nb::arg("path"), nb::arg("bbox").none(), nb::arg("datetime"));
+      nb::arg("path"), nb::arg("bbox").none(), nb::arg("datetime"), nb::arg("base_path"), nb::arg("use_cache"),
+      nb::arg("allow_external_rasters") = false, nb::arg("allow_external_sql") = false);
   m.def(
       "open_list",
       [](std::vector<std::string> paths, const std::string& base_path, bool use_cache, bool allow_external_rasters,

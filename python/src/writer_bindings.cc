@@ -396,7 +396,7 @@ void BindWriter(nb::module_& m) {
         o.collection_name = collection_name;
         o.order_file = order_file;
         o.metadata_files = std::move(metadata);
-        o.extensions = std::move(extensions);
+        o.extensions = Take(ext::ParseExtensionSpecs(extensions));
         o.extension_settings.categorical_classes = std::move(classes);
         o.pad_to = pad_to;
         o.strict_schema = strict_schema;

@@ -533,16 +533,12 @@ def load(path, base_path=None, *, cache: bool = True, bbox: Sequence[float] | No
     skipped = None
     if isinstance(path, (list, tuple)):
         native = _native.open_list([path_text(p) for p in path], base, bool(cache), *flags)
-    elif (bbox is not None or datetime is not None) and _native.is_tacollection_path(path_text(path)):
-        # A TACOLLECTION routed: only the parts whose extents meet the box and the range.
+    else:
+        # A TACOLLECTION with a box or a range opens only the parts whose extents meet them
+        # (the library's OpenRouted, as `taco sql/filter/export`); `skipped` is None otherwise.
         box = [float(v) for v in bbox] if bbox is not None else None
         text = datetime_range(datetime) if datetime is not None else ""
-        parts, _total, skipped = _native.tacollection_parts(path_text(path), box, text)
-        if not parts:  # all skipped: the first part gives the empty answer its columns
-            parts = _native.tacollection_parts(path_text(path), None, "")[0][:1]
-        native = _native.open_list(parts, base, bool(cache), *flags)
-    else:
-        native = _native.open(path_text(path), base, bool(cache), *flags)
+        native, skipped = _native.open_routed(path_text(path), box, text, base, bool(cache), *flags)
     ds = TacoDataset(native)
     if bbox is not None:
         ds = ds.filter_bbox(bbox[0], bbox[1], bbox[2], bbox[3])

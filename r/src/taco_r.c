@@ -108,7 +108,7 @@ SEXP r_taco_open(SEXP paths, SEXP base_path, SEXP use_cache, SEXP verify_crc, SE
   const char** list = string_array(paths, &n);
   taco_open_options_init(&options);
   options.base_path = opt_string(base_path);
-  options.use_cache = Rf_asLogical(use_cache) == TRUE;
+  options.use_cache = options.use_cache && Rf_asLogical(use_cache) == TRUE; /* TRUE: the default (TACO_NO_CACHE) */
   options.verify_crc = Rf_asLogical(verify_crc) == TRUE;
   options.allow_external_rasters = Rf_asLogical(ext_rasters) == TRUE;
   options.allow_external_sql = Rf_asLogical(ext_sql) == TRUE;

@@ -240,7 +240,7 @@ Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions
   if (IsRemotePath(path) && options.output.empty()) {
     return Status::InvalidArgument(path + ": a remote dataset cannot be replaced: give an output path");
   }
-  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> ds, Dataset::Open(path));
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> ds, Dataset::Open(path, options.open));
   const LegacyInfo* legacy = ds->legacy();
   if (legacy && legacy->parts.size() > 1 && options.output.empty()) {
     return Status::InvalidArgument(path + ": a multi-part set cannot be replaced in place: give an output path");

@@ -1,9 +1,12 @@
 // Name -> computed extension, for the CLI's `--ext stac,istac,stats,...`.
+#include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "gdal/gdal_util.h"
 #include "taco/extensions.h"
+#include "util/quote.h"
 
 namespace taco::ext {
 
@@ -36,6 +39,49 @@ Result<std::vector<Field>> ComputeByName(std::string_view name, const std::strin
     return schema;
   }
   return result;
+}
+
+std::vector<std::string> ExtensionSpecNames() {
+  std::vector<std::string> names = KnownExtensionNames();
+  names.emplace_back("majortom");
+  return names;
+}
+
+Result<std::vector<ExtensionSpec>> ParseExtensionSpecs(const std::vector<std::string>& texts) {
+  using util::Quote;
+  const std::vector<std::string> known = ExtensionSpecNames();
+  std::vector<ExtensionSpec> specs;
+  std::set<std::string> seen;
+  for (const std::string& list : texts) {
+    size_t start = 0;
+    while (true) {
+      const size_t comma = list.find(',', start);
+      ExtensionSpec s;
+      s.text = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      const size_t colon = s.text.find(':');
+      s.name = s.text.substr(0, colon);
+      if (colon != std::string::npos) {
+        s.glob = s.text.substr(colon + 1);
+        if (s.glob.empty()) {
+          return Status::InvalidArgument("extension " + Quote(s.text) + ": empty file pattern after ':'");
+        }
+      }
+      if (std::find(known.begin(), known.end(), s.name) == known.end()) {
+        std::string names;
+        for (const std::string& k : known) names += (names.empty() ? "" : ", ") + k;
+        return Status::InvalidArgument("extension " + Quote(s.name) + " is unknown (known: " + names + ")");
+      }
+      if (s.name == "majortom" && !s.glob.empty()) {
+        return Status::InvalidArgument("extension " + Quote(s.text) +
+                                       ": majortom applies to tortillas, it takes no file pattern");
+      }
+      if (!seen.insert(s.text).second) return Status::InvalidArgument("extension " + Quote(s.text) + " given twice");
+      specs.push_back(std::move(s));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return specs;
 }
 
 }  // namespace taco::ext

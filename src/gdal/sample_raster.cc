@@ -99,6 +99,20 @@ SampleRaster::~SampleRaster() {
 
 bool ExternalRastersAllowedByConfig() { return CPLTestBool(CPLGetConfigOption(kAllowExternalRastersOption, "NO")); }
 
+ScopedExternalRasters::ScopedExternalRasters(bool allow) : set_(allow) {
+  if (!set_) return;
+  if (const char* v = CPLGetThreadLocalConfigOption(kAllowExternalRastersOption, nullptr); v != nullptr) {
+    had_previous_ = true;
+    previous_ = v;
+  }
+  CPLSetThreadLocalConfigOption(kAllowExternalRastersOption, "YES");
+}
+
+ScopedExternalRasters::~ScopedExternalRasters() {
+  if (!set_) return;
+  CPLSetThreadLocalConfigOption(kAllowExternalRastersOption, had_previous_ ? previous_.c_str() : nullptr);
+}
+
 const std::vector<std::string>& SelfContainedDrivers() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;

@@ -60,6 +60,22 @@ struct RasterAccess {
 inline constexpr const char* kAllowExternalRastersOption = "TACO_ALLOW_EXTERNAL_RASTERS";
 bool ExternalRastersAllowedByConfig();
 
+// While it lives, and when `allow`: kAllowExternalRastersOption is YES for the calling thread
+// only (a thread-local GDAL option; the previous value is restored). How an option of the
+// API (DirectoryOptions::allow_external_rasters) reaches the extensions, without setenv.
+class ScopedExternalRasters {
+ public:
+  explicit ScopedExternalRasters(bool allow);
+  ~ScopedExternalRasters();
+  ScopedExternalRasters(const ScopedExternalRasters&) = delete;
+  ScopedExternalRasters& operator=(const ScopedExternalRasters&) = delete;
+
+ private:
+  bool set_ = false;
+  bool had_previous_ = false;
+  std::string previous_;
+};
+
 // Driver short names opened by default.
 const std::vector<std::string>& SelfContainedDrivers();
 

@@ -21,6 +21,7 @@
 
 #include "taco/io.h"
 #include "taco/log.h"
+#include "util/env_defaults.h"
 
 namespace taco {
 namespace io {
@@ -30,11 +31,6 @@ namespace fs = std::filesystem;
 
 // The sub-directories of RemoteCacheDir() that hold entries.
 constexpr const char* kKinds[] = {"zip", "tacocat"};
-
-std::string Env(const char* key) {
-  const char* v = std::getenv(key);
-  return v != nullptr ? std::string(v) : std::string();
-}
 
 std::string EntryPath(const std::string& url, const char* kind) {
   uint64_t h = 1469598103934665603ULL;
@@ -172,13 +168,9 @@ std::optional<ZipCacheEntry> ReadZipCache(const std::string& url) {
 
 }  // namespace
 
-std::optional<ZipCacheEntry> LoadZipCache(const std::string& url) {
-  if (!RemoteCacheEnabled()) return std::nullopt;
-  return Logged("zip", url, ReadZipCache(url));
-}
+std::optional<ZipCacheEntry> LoadZipCache(const std::string& url) { return Logged("zip", url, ReadZipCache(url)); }
 
 Status StoreZipCache(const ZipCacheEntry& entry) {
-  if (!RemoteCacheEnabled()) return Status::OK();
   nlohmann::json meta;
   meta["url"] = entry.url;
   PutValidator(meta, entry.validator);
@@ -230,12 +222,10 @@ std::optional<TacocatCacheEntry> ReadTacocatCache(const std::string& url) {
 }  // namespace
 
 std::optional<TacocatCacheEntry> LoadTacocatCache(const std::string& url) {
-  if (!RemoteCacheEnabled()) return std::nullopt;
   return Logged("tacocat", url, ReadTacocatCache(url));
 }
 
 Status StoreTacocatCache(const TacocatCacheEntry& entry) {
-  if (!RemoteCacheEnabled()) return Status::OK();
   nlohmann::json meta;
   meta["url"] = entry.url;
   nlohmann::json files = nlohmann::json::array();
@@ -280,19 +270,9 @@ std::optional<HttpValidator> VsiValidator(const std::string& vsi_path) {
 
 }  // namespace io
 
-std::string RemoteCacheDir() {
-  std::string dir = io::Env("TACO_CACHE_DIR");
-  if (!dir.empty()) return dir;
-  const std::string xdg = io::Env("XDG_CACHE_HOME");
-  if (!xdg.empty()) return xdg + "/taco-cpp";
-  const std::string home = io::Env("HOME");
-  return (home.empty() ? std::string("/tmp") : home) + "/.cache/taco-cpp";
-}
+std::string RemoteCacheDir() { return util::EnvCacheDir(); }
 
-bool RemoteCacheEnabled() {
-  const std::string v = io::Env("TACO_NO_CACHE");
-  return v.empty() || v == "0";
-}
+bool RemoteCacheEnabled() { return util::EnvUseCache(); }
 
 Result<RemoteCacheInfo> GetRemoteCacheInfo() {
   RemoteCacheInfo info;

@@ -25,8 +25,8 @@
 // one of its samples is.
 // Entries are written atomically (temporary file + rename); a damaged, truncated or foreign
 // entry reads as absent. Callers validate an entry against the live object (ETag, else size
-// and Last-Modified) before using it. Nothing is read or written when RemoteCacheEnabled()
-// is false.
+// and Last-Modified) before using it. Whether to use the cache is the caller's decision
+// (OpenOptions::use_cache, whose default is RemoteCacheEnabled()).
 #ifndef TACO_SRC_IO_CACHE_H_
 #define TACO_SRC_IO_CACHE_H_
 

@@ -34,6 +34,7 @@
 #include "io/http_reader.h"
 #include "io/range_check.h"
 #include "taco/io.h"
+#include "util/env_defaults.h"
 
 namespace taco {
 namespace {
@@ -194,11 +195,7 @@ class Registry {
 
  private:
   static size_t MaxPaths() {
-    static const size_t max = [] {
-      const char* v = std::getenv("TACO_VSITACO_MAX_PATHS");
-      const long long n = v != nullptr ? std::atoll(v) : 0;
-      return n > 0 ? static_cast<size_t>(n) : kDefaultMaxPaths;
-    }();
+    static const size_t max = [] { return util::EnvVsitacoMaxPaths().value_or(kDefaultMaxPaths); }();
     return max;
   }
   void Touch(const std::shared_ptr<Entry>& e) { lru_.splice(lru_.begin(), lru_, e->lru); }

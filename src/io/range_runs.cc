@@ -8,25 +8,19 @@
 #include <system_error>
 
 #include "io/thread_config.h"
+#include "util/env_defaults.h"
 
 namespace taco::io {
 namespace {
 
 constexpr size_t kNoRun = std::numeric_limits<size_t>::max();
 
-bool EnvNumber(const char* name, uint64_t* out) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return false;
-  return ParseDecimal(v, out);
-}
-
 }  // namespace
 
 RunOptions RunOptionsFromEnv() {
   RunOptions o;
-  uint64_t v = 0;
-  if (EnvNumber("TACO_COPY_RUN_BYTES", &v)) o.max_run_bytes = v;
-  if (EnvNumber("TACO_COPY_THREADS", &v) && v >= 1 && v <= 64) o.reads_in_flight = static_cast<size_t>(v);
+  if (auto v = util::EnvCopyRunBytes()) o.max_run_bytes = *v;
+  if (auto v = util::EnvCopyThreads()) o.reads_in_flight = *v;
   return o;
 }
 

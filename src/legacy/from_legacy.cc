@@ -275,7 +275,7 @@ Result<std::vector<std::string>> ConvertLegacy(const std::string& input, const s
       target = ConvertTarget::kFolder;
     }
   }
-  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> ds, Dataset::Open(input));
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> ds, Dataset::Open(input, options.open));
   std::vector<std::string> local;
   std::vector<std::string>& n = notes ? *notes : local;
   Result<Taco> taco = Status::Internal("unset");

@@ -532,7 +532,7 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
   LevelScan first_scan;
   uint64_t budget = std::max<uint64_t>(1, options.max_map_points / open_paths.size());
   for (size_t k = 0; k < open_paths.size(); ++k) {
-    auto opened = Dataset::Open(open_paths[k]);
+    auto opened = Dataset::Open(open_paths[k], options.open);
     if (!opened.ok()) return opened.status();
     Dataset& ds = **opened;
     if (k == 0 && m.format.empty()) {

@@ -226,7 +226,7 @@ namespace {
 
 Result<RemoteLevelFiles> FetchLevelFolder(const std::string& path, bool use_cache, const Layout& layout) {
   const Location loc = Locate(path);
-  const bool caching = use_cache && RemoteCacheEnabled();
+  const bool caching = use_cache;
   std::optional<io::TacocatCacheEntry> cached;
   if (caching) cached = io::LoadTacocatCache(loc.base);
 
@@ -315,7 +315,7 @@ Result<RemoteLevelFiles> FetchRemoteFolderDataset(const std::string& path, bool 
 
 Result<RemoteLevelFiles> FetchRemoteTacocatFile(const std::string& path, bool use_cache) {
   const Location loc = Locate(path);
-  const bool caching = use_cache && RemoteCacheEnabled();
+  const bool caching = use_cache;
   std::optional<io::TacocatCacheEntry> cached;
   if (caching) cached = io::LoadTacocatCache(loc.base);
   io::CachedFile* hit = nullptr;

@@ -29,7 +29,7 @@
 //    GETs: 1 request in all.
 //  * VSI: (the validator request when caching,) the stat, the 128 header bytes, then the
 //    groups in parallel; a matching cache entry skips everything after the validator.
-// `use_cache` false (OpenOptions::use_cache) or !RemoteCacheEnabled(): the cache is neither
+// `use_cache` false (OpenOptions::use_cache, whose default follows TACO_NO_CACHE): the cache is neither
 // read nor written. A cache that cannot be written only costs requests later.
 #ifndef TACO_READ_REMOTE_TACOCAT_H_
 #define TACO_READ_REMOTE_TACOCAT_H_

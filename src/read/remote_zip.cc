@@ -120,9 +120,9 @@ std::vector<std::vector<size_t>> GroupHeaderEntries(const std::vector<zip::Heade
 Result<RemoteZipMetadata> FetchRemoteZipMetadata(const std::string& path, bool use_cache) {
   RemoteZipMetadata out;
   const std::optional<std::string> url = io::PlainHttpUrl(path);
-  if (!url) return FetchVsiZipMetadata(path, use_cache && RemoteCacheEnabled());
+  if (!url) return FetchVsiZipMetadata(path, use_cache);
   std::optional<io::ZipCacheEntry> cached;
-  if (use_cache && RemoteCacheEnabled()) cached = io::LoadZipCache(*url);
+  if (use_cache) cached = io::LoadZipCache(*url);
   TACO_ASSIGN_OR_RETURN(auto reader, io::OpenHttpFile(path, *url, cached ? zip::kTacoHeaderSize : kZipPrefetch));
   out.container = reader;
   TACO_ASSIGN_OR_RETURN(out.header, zip::ParseTacoHeader(reader->prefix(), reader->size(), path));
@@ -132,7 +132,7 @@ Result<RemoteZipMetadata> FetchRemoteZipMetadata(const std::string& path, bool u
     return out;
   }
   TACO_ASSIGN_OR_RETURN(out.members, FetchMembers(*reader, out.header));
-  if (use_cache && RemoteCacheEnabled()) {
+  if (use_cache) {
     io::ZipCacheEntry entry;
     entry.url = *url;
     entry.validator = reader->validator();

@@ -12,6 +12,7 @@
 #include "table/engine.h"
 #include "table/parquet_crc.h"
 #include "taco/io.h"
+#include "util/env_defaults.h"
 #include "util/json_text.h"
 
 namespace taco::read {
@@ -162,9 +163,7 @@ Status OpenTacocat(Dataset::State& state, const OpenOptions& options) {
   }
   TACO_RETURN_IF_ERROR(st);
   std::string base_path = options.base_path;
-  if (base_path.empty()) {
-    if (const char* env = std::getenv("TACO_BASE_PATH"); env != nullptr) base_path = env;
-  }
+  if (base_path.empty()) base_path = util::EnvBasePath();
   if (!base_path.empty()) base = StripTrailingSlashes(ToVsiPath(base_path));
   if (base == "/") base.clear();  // the views append "/" before the file name
   state.vsi_root = base;

@@ -142,4 +142,26 @@ Result<TacollectionParts> RouteTacollection(const std::string& path, const std::
   return out;
 }
 
+Result<RoutedOpen> OpenRouted(const std::vector<std::string>& paths, const std::optional<std::array<double, 4>>& bbox,
+                              const std::string& datetime, const OpenOptions& options) {
+  RoutedOpen out;
+  if (paths.size() != 1 || !IsTacollectionPath(paths[0])) {
+    TACO_ASSIGN_OR_RETURN(out.dataset, Dataset::OpenList(paths, options));
+    out.opened = paths;
+    return out;
+  }
+  TACO_ASSIGN_OR_RETURN(TacollectionParts parts, RouteTacollection(paths[0], bbox, datetime));
+  if (parts.paths.empty()) {
+    // Every part was skipped: the first one gives the (empty) selection its columns.
+    TACO_ASSIGN_OR_RETURN(TacollectionParts all, RouteTacollection(paths[0], std::nullopt));
+    if (all.paths.empty()) return Status::InvalidArgument(paths[0] + ": the TACOLLECTION lists no parts");
+    out.opened = {all.paths.front()};
+  } else {
+    out.opened = parts.paths;
+  }
+  TACO_ASSIGN_OR_RETURN(out.dataset, Dataset::OpenList(out.opened, options));
+  if (bbox || !datetime.empty()) out.routing = std::move(parts);
+  return out;
+}
+
 }  // namespace taco

@@ -10,6 +10,8 @@
 #include <limits>
 #include <string>
 
+#include "util/env_defaults.h"
+
 namespace taco::util {
 namespace {
 
@@ -72,9 +74,7 @@ std::optional<uint64_t> ParseMemorySize(std::string_view text) {
 }
 
 uint64_t MemoryBudget() {
-  if (const char* env = std::getenv("TACO_MEMORY_LIMIT"); env != nullptr && *env != '\0') {
-    if (auto size = ParseMemorySize(env)) return *size;
-  }
+  if (auto size = EnvMemoryLimit()) return *size;
   static const uint64_t system = SystemBudget();
   return system;
 }

@@ -217,7 +217,7 @@ void CheckIndexParquets(const std::string& path, Reporter& rep) {
 }  // namespace
 
 Result<ValidationReport> ValidateTacocat(const std::string& path, const ValidateOptions& options) {
-  TACO_ASSIGN_OR_RETURN(auto ds, Dataset::Open(path));
+  TACO_ASSIGN_OR_RETURN(auto ds, Dataset::Open(path, options.open));
   Reporter rep(options.max_per_rule);
   CheckIndexParquets(path, rep);
   std::vector<Table> levels;

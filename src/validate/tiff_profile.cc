@@ -173,7 +173,7 @@ Result<std::vector<std::pair<std::string, std::string>>> Departures(Tiff& tiff) 
 }  // namespace
 
 Status CheckTiffProfile(const std::string& path, const ValidateOptions& options, ValidationReport& report) {
-  TACO_ASSIGN_OR_RETURN(auto ds, Dataset::Open(path));
+  TACO_ASSIGN_OR_RETURN(auto ds, Dataset::Open(path, options.open));
   Reporter rep(options.max_per_rule);
   std::map<std::string, RangeReaderPtr> roots;
   uint64_t checked = 0, skipped = 0;

@@ -190,6 +190,7 @@ static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const 
   const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < parts.size(); ++i) {
     TACO_ASSIGN_OR_RETURN(write::PreparedTaco prepared, write::Prepare(parts[i].taco));
+    if (options.copy_threads > 0) prepared.copy.reads_in_flight = options.copy_threads;
     Status st = format == OutputFormat::kZip ? write::WriteZip(prepared, outs[i]->temp_path(), *engine, progress)
                                              : write::WriteFolder(prepared, outs[i]->temp_path(), *engine, progress);
     if (!st.ok()) return st.WithPrefix(parts[i].path);

@@ -35,7 +35,7 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
   model::LevelTables& t = prepared.tables;
   std::unordered_set<std::string> made;
 
-  io::RangeRunReader runs(SampleRanges(t.files), io::RunOptionsFromEnv());
+  io::RangeRunReader runs(SampleRanges(t.files), prepared.copy);
   for (size_t i = 0; i < t.files.size(); ++i) {
     const auto& [path, sample] = t.files[i];
     TACO_RETURN_IF_ERROR(MakeParents(temp_dir, path, made));

@@ -42,6 +42,9 @@ inline constexpr int kMetaZstd = 3;
 struct PreparedTaco {
   model::LevelTables tables;
   std::string collection_json;  // indent 4, UTF-8 (FORMAT §4)
+  // How ranged samples are copied (io/range_runs.h): the environment's defaults, with
+  // CreateOptions::copy_threads over them (set by Create()).
+  io::RunOptions copy = io::RunOptionsFromEnv();
 };
 Result<PreparedTaco> Prepare(const Taco& taco);
 

@@ -25,7 +25,7 @@ static Result<std::vector<std::string>> ExportUnguarded(const Dataset& view, con
   std::unique_ptr<Dataset> reopened;
   const Dataset* source = options.source;
   if (source == nullptr) {
-    TACO_ASSIGN_OR_RETURN(reopened, Dataset::Open(view.path()));
+    TACO_ASSIGN_OR_RETURN(reopened, Dataset::Open(view.path(), options.open));
     source = reopened.get();
   }
   RebuildOptions rebuild;
@@ -36,6 +36,7 @@ static Result<std::vector<std::string>> ExportUnguarded(const Dataset& view, con
   create.format = options.format;
   create.split_size = 0;
   create.progress = options.progress;
+  create.copy_threads = options.copy_threads;
   return Create(taco, output, create);
 }
 
@@ -47,7 +48,7 @@ Result<std::vector<std::string>> Export(const Dataset& view, const std::string& 
 static Result<std::vector<std::string>> ConvertUnguarded(const std::string& input, const std::string& output,
                                                          const ConvertOptions& options) {
   TACO_RETURN_IF_ERROR(CheckOutputFree(output));
-  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, Dataset::Open(input));
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, Dataset::Open(input, options.open));
   OutputFormat format = options.format;
   if (format == OutputFormat::kAuto) {
     format = dataset->format() == DatasetFormat::kFolder ? OutputFormat::kZip : OutputFormat::kFolder;
@@ -59,6 +60,7 @@ static Result<std::vector<std::string>> ConvertUnguarded(const std::string& inpu
   create.format = format;
   create.split_size = 0;
   create.progress = options.progress;
+  create.copy_threads = options.copy_threads;
   return Create(taco, output, create);
 }
 

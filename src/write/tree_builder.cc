@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "ext/ext_threads.h"
+#include "gdal/sample_raster.h"
 #include "io/thread_config.h"
 #include "taco/extensions.h"
 #include "util/exception_guard.h"
@@ -155,33 +156,26 @@ bool Matches(const ExtEntry& e, const TreeNode& node) {
   return ::fnmatch(e.glob.c_str(), node.id.c_str(), 0) == 0;
 }
 
-Result<std::vector<ExtEntry>> ParseExtensions(const std::vector<std::string>& texts, bool* majortom) {
-  const std::vector<std::string> known = DirectoryExtensionNames();
+// The sample-level entries of `specs` (made by ext::ParseExtensionSpecs, or by hand: an
+// unknown name is refused as the parser refuses it); `majortom` says whether the tortilla
+// extension was asked for.
+Result<std::vector<ExtEntry>> SampleEntries(const std::vector<ext::ExtensionSpec>& specs, bool* majortom) {
+  const std::vector<std::string> known = ext::ExtensionSpecNames();
   std::vector<ExtEntry> entries;
-  std::set<std::string> seen;
-  for (const std::string& text : texts) {
-    ExtEntry e;
-    e.text = text;
-    const size_t colon = text.find(':');
-    e.name = text.substr(0, colon);
-    if (colon != std::string::npos) {
-      e.glob = text.substr(colon + 1);
-      if (e.glob.empty()) return Status::InvalidArgument("extension " + Quote(text) + ": empty file pattern after ':'");
-    }
-    if (std::find(known.begin(), known.end(), e.name) == known.end()) {
+  for (const ext::ExtensionSpec& s : specs) {
+    if (std::find(known.begin(), known.end(), s.name) == known.end()) {
       std::string list;
       for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      return Status::InvalidArgument("extension " + Quote(e.name) + " is unknown (known: " + list + ")");
+      return Status::InvalidArgument("extension " + Quote(s.name) + " is unknown (known: " + list + ")");
     }
-    if (e.name == kMajorTom && !e.glob.empty()) {
-      return Status::InvalidArgument("extension " + Quote(text) +
-                                     ": majortom applies to tortillas, it takes no file pattern");
-    }
-    if (!seen.insert(text).second) return Status::InvalidArgument("extension " + Quote(text) + " given twice");
-    if (e.name == kMajorTom) {
+    if (s.name == kMajorTom) {
       *majortom = true;
       continue;
     }
+    ExtEntry e;
+    e.text = s.text.empty() ? s.name + (s.glob.empty() ? "" : ":" + s.glob) : s.text;
+    e.name = s.name;
+    e.glob = s.glob;
     entries.push_back(std::move(e));
   }
   return entries;
@@ -193,7 +187,8 @@ Result<std::vector<ExtEntry>> ParseExtensions(const std::vector<std::string>& te
 // not computed for get nulls. STAC/ISTAC columns also go to every level holding a FOLDER
 // (as nulls here, filled from the children when the FOLDER is built) once they were
 // computed for some FILE. A pattern that matches no FILE is an error naming it.
-Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSettings& settings, const std::string& src,
+Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSettings& settings,
+                       bool allow_external_rasters, size_t extension_threads, const std::string& src,
                        const std::vector<std::vector<TreeNode*>>& levels,
                        const std::function<void(size_t, size_t)>& progress) {
   if (entries.empty()) return Status::OK();
@@ -241,7 +236,8 @@ Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSetti
     }
   }
   // Runs on the workers, with the caller's thread-local GDAL options installed.
-  auto compute = io::WithCallerGdalConfig([&tasks, &settings](size_t i) {
+  auto compute = io::WithCallerGdalConfig([&tasks, &settings, allow_external_rasters](size_t i) {
+    ext::internal::ScopedExternalRasters external(allow_external_rasters);
     return ext::ComputeByName(tasks[i].entry->name, tasks[i].node->path, settings);
   });
   auto consume = [&](size_t i, Result<std::vector<Field>> fields) -> Status {
@@ -263,7 +259,7 @@ Status ApplyExtensions(std::vector<ExtEntry>& entries, const ext::ExtensionSetti
     if (progress) progress(++done, total);
     return Status::OK();
   };
-  const size_t threads = ext::internal::ExtensionThreads();
+  const size_t threads = extension_threads > 0 ? extension_threads : ext::internal::ExtensionThreads();
   TACO_RETURN_IF_ERROR(util::OrderedParallel(tasks.size(), threads, kExtWindowPerThread * threads, compute, consume));
   for (const ExtEntry& e : entries) {
     if (!e.glob.empty() && e.matched == 0) {
@@ -421,11 +417,7 @@ Result<Tortilla> BuildTortilla(TreeNode& dir, BuildContext& ctx) {
 
 }  // namespace
 
-std::vector<std::string> DirectoryExtensionNames() {
-  std::vector<std::string> names = ext::KnownExtensionNames();
-  names.emplace_back(kMajorTom);
-  return names;
-}
+std::vector<std::string> DirectoryExtensionNames() { return ext::ExtensionSpecNames(); }
 
 Result<nlohmann::ordered_json> LoadCollectionFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -450,7 +442,7 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
     return options.collection_name.empty() ? collection_status : collection_status.WithPrefix(options.collection_name);
   }
   bool majortom = false;
-  TACO_ASSIGN_OR_RETURN(std::vector<ExtEntry> entries, ParseExtensions(options.extensions, &majortom));
+  TACO_ASSIGN_OR_RETURN(std::vector<ExtEntry> entries, SampleEntries(options.extensions, &majortom));
   if (options.pad_to.has_value() && *options.pad_to == 0) {
     return Status::InvalidArgument("pad_to must be at least 1");
   }
@@ -463,7 +455,8 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
 
   std::vector<std::string> warnings;  // reported once the Taco is built
   TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options, index, levels, &warnings));
-  TACO_RETURN_IF_ERROR(ApplyExtensions(entries, options.extension_settings, root.path, levels, options.progress));
+  TACO_RETURN_IF_ERROR(ApplyExtensions(entries, options.extension_settings, options.allow_external_rasters,
+                                       options.extension_threads, root.path, levels, options.progress));
   if (!options.time_column.empty()) TACO_RETURN_IF_ERROR(ApplyTimeColumn(options.time_column, levels));
 
   BuildContext ctx;

@@ -47,7 +47,7 @@ Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Eng
 
   MemberRanges ranges;
   ranges.reserve(t.files.size() + t.folder_meta.size());
-  io::RangeRunReader runs(SampleRanges(t.files), io::RunOptionsFromEnv());
+  io::RangeRunReader runs(SampleRanges(t.files), prepared.copy);
   for (size_t i = 0; i < t.files.size(); ++i) {
     TACO_ASSIGN_OR_RETURN(std::optional<io::RunBytes> bytes, runs.Get(i));
     TACO_RETURN_IF_ERROR(AddSampleData(*zip, t.files[i].first, *t.files[i].second, bytes, ranges, progress));

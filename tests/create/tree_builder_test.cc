@@ -221,7 +221,7 @@ TEST(TreeBuilder, BadTreesAreErrorsNamingThePath) {
   EXPECT_EQ(bad.status().message(), "col.json: collection: missing required field 'licenses'");
 
   options.collection = Collection();
-  options.extensions = {"nope"};
+  options.extensions = {ext::ExtensionSpec{"nope", "", "nope"}};  // made by hand, not parsed
   bad = TacoFromDirectory(dir / "src", options);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("extension 'nope' is unknown"), std::string::npos);
@@ -243,7 +243,7 @@ TEST(TreeBuilder, ExtensionsComeAfterMetadataAndFoldersGetNulls) {
   DirectoryOptions options;
   options.collection = Collection();
   options.metadata_files = {dir / "m.csv"};
-  options.extensions = {"stac", "majortom"};
+  options.extensions = *ext::ParseExtensionSpecs({"stac", "majortom"});
   size_t last_done = 0, last_total = 0;
   options.progress = [&](size_t done, size_t total) {
     last_done = done;
@@ -282,7 +282,7 @@ TEST(TreeBuilder, FilePatternsShareAColumnAndStatsOnlyGoToLevelsTheyMatch) {
   ASSERT_TRUE(SynthesizeDemoTree(dir / "src", demo).ok());
   DirectoryOptions options;
   options.collection = Collection();
-  options.extensions = {"stats:*fore.tif", "stats-categorical:label.tif"};
+  options.extensions = *ext::ParseExtensionSpecs({"stats:*fore.tif,stats-categorical:label.tif"});
   auto taco = TacoFromDirectory(dir / "src", options);
   ASSERT_TRUE(taco.ok()) << taco.status().ToString();
   EXPECT_TRUE(taco->root().samples()[0].extensions().empty());  // no stac: FOLDERs get nothing

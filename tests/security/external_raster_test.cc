@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "taco/dataset.h"
 #include "taco/extensions.h"
 #include "taco/sample_loader.h"
+#include "taco/tree_builder.h"
 
 namespace taco::sectest {
 namespace {
@@ -208,6 +210,41 @@ TEST_F(ExternalRasters, ValidateReportsTheReferencingSamples) {
     EXPECT_NE(all.find("VRT"), std::string::npos) << all;
     EXPECT_EQ(all.find("external-reference: honest"), std::string::npos) << all;
   }
+  EXPECT_EQ(server_.connections(), 0);
+}
+
+// `create --ext` reads the user's inputs: a VRT input is read only with the option
+// DirectoryOptions::allow_external_rasters (`taco --allow-external-rasters`, which reaches the
+// extensions as an option, not through the process environment; issue 25).
+TEST_F(ExternalRasters, CreateExtensionsReadReferencesOnlyWithTheOption) {
+  std::filesystem::create_directories(dir_ / "src");
+  testing::WriteFile(dir_ / "src/ref.vrt", Vrt(outside_));
+  testing::WriteFile(dir_ / "src/inside.tif", testing::ReadFile(dir_ / "inside.tif"));
+  DirectoryOptions options;
+  options.collection = Collection();
+  options.extensions = *ext::ParseExtensionSpecs({"stats"});
+  auto stats_of = [](const Taco& taco, const std::string& id) -> Value {
+    for (const Sample& s : taco.root().samples()) {
+      if (s.id() != id) continue;
+      for (const Field& f : s.extensions()) {
+        if (f.name == "geotiff:stats") return f.value;
+      }
+    }
+    return Value();
+  };
+  auto refused = TacoFromDirectory(dir_ / "src", options);
+  if (refused.ok()) {  // the VRT is not opened: its stats stay null
+    EXPECT_TRUE(stats_of(*refused, "ref.vrt").is_null());
+    EXPECT_FALSE(stats_of(*refused, "inside.tif").is_null());
+  } else {
+    EXPECT_NE(refused.status().message().find("ref.vrt"), std::string::npos) << refused.status().ToString();
+  }
+  options.allow_external_rasters = true;
+  auto allowed = TacoFromDirectory(dir_ / "src", options);
+  ASSERT_TRUE(allowed.ok()) << allowed.status().ToString();
+  const Value v = stats_of(*allowed, "ref.vrt");
+  ASSERT_FALSE(v.is_null());
+  EXPECT_EQ(v.get<ValueList>()[0].get<ValueList>()[0], Value(static_cast<float>(kOutsideValue)));  // min: outside
   EXPECT_EQ(server_.connections(), 0);
 }
 

@@ -3,6 +3,7 @@
 // them (routing), with the same rows as filtering the concat of every part; `-v` says how many
 // parts were skipped. Extents across the antimeridian route on both sides; unsafe part
 // names are refused.
+#include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@
 
 #include "ext/raster_fixture.h"
 #include "support/paths.h"
+#include "support/status_assert.h"
+#include "taco/dataset.h"
 
 namespace taco::testing {
 namespace {
@@ -133,6 +136,46 @@ TEST(RouteTacollectionCli, ExtentsAcrossTheAntimeridianAndUnsafeNames) {
   r = RunTaco("sql " + ShellQuote(t.collection_json) + " 'select 1'");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no taco:sources.files"), std::string::npos) << r.err;
+}
+
+// The library operation both fronts use (OpenRouted, issue 25): which parts it opens, what it
+// reports, and that it opens nothing else for a path that is not a TACOLLECTION.
+TEST(RouteTacollectionCli, OpenRoutedIsTheOneOperationBehindBothFronts) {
+  ThreeParts t;
+  const std::array<double, 4> madrid = {-4, 40, -3, 41};
+  auto routed = OpenRouted({t.collection_json}, madrid, "");
+  ASSERT_OK(routed);
+  ASSERT_TRUE(routed->routing.has_value());
+  EXPECT_EQ(routed->routing->total, 3u);
+  EXPECT_EQ(routed->routing->skipped, 2u);
+  EXPECT_EQ(routed->opened, std::vector<std::string>{t.parts[0]});
+  EXPECT_EQ(*routed->dataset->RowCount(), int64_t{1});
+
+  auto by_time = OpenRouted({t.collection_json}, std::nullopt, "2023-02-01/2023-03-31");
+  ASSERT_OK(by_time);
+  ASSERT_TRUE(by_time->routing.has_value());
+  EXPECT_EQ(by_time->routing->skipped, 1u);
+  EXPECT_EQ(by_time->opened, (std::vector<std::string>{t.parts[1], t.parts[2]}));
+
+  // Nothing meets the box: the first part gives the empty selection its columns.
+  auto none = OpenRouted({t.collection_json}, std::array<double, 4>{100, -10, 101, -9}, "");
+  ASSERT_OK(none);
+  EXPECT_EQ(none->routing->skipped, 3u);
+  EXPECT_EQ(none->opened, std::vector<std::string>{t.parts[0]});
+
+  // No box, no range: every part, and no routing reported.
+  auto all = OpenRouted({t.collection_json}, std::nullopt, "");
+  ASSERT_OK(all);
+  EXPECT_FALSE(all->routing.has_value());
+  EXPECT_EQ(all->opened, t.parts);
+  EXPECT_EQ(*all->dataset->RowCount(), int64_t{3});
+
+  // Not a TACOLLECTION: the paths as given, never routed.
+  auto plain = OpenRouted({t.parts[1]}, madrid, "");
+  ASSERT_OK(plain);
+  EXPECT_FALSE(plain->routing.has_value());
+  EXPECT_EQ(plain->opened, std::vector<std::string>{t.parts[1]});
+  EXPECT_EQ(*plain->dataset->RowCount(), int64_t{1});
 }
 
 }  // namespace
