@@ -417,13 +417,13 @@ void BindReader(nb::module_& m) {
       nb::arg("path"), nb::arg("base_path"), nb::arg("use_cache"), nb::arg("allow_external_rasters") = false,
       nb::arg("allow_external_sql") = false);
   // OpenRouted (taco/dataset.h): (the dataset, parts skipped or None when nothing was routed).
-  // The recipe records the paths opened, so that another process opens the same parts.
+  // The recipe: the path as given (as `open`) when nothing was routed, else the parts opened,
+  // so that another process opens the same dataset.
   m.def(
       "open_routed",
       [](const std::string& path, std::optional<std::array<double, 4>> bbox, const std::string& datetime,
          const std::string& base_path, bool use_cache, bool allow_external_rasters, bool allow_external_sql) {
         Recipe r;
-        r.kind = Recipe::Kind::kOpenList;
         r.base_path = base_path;
         r.use_cache = use_cache;
         r.allow_external_rasters = allow_external_rasters;
@@ -434,7 +434,8 @@ void BindReader(nb::module_& m) {
           opened = OpenRouted({path}, bbox, datetime, RecipeOpenOptions(r));
         }
         RoutedOpen o = Take(std::move(opened));
-        r.paths = o.opened;
+        r.kind = o.routing ? Recipe::Kind::kOpenList : Recipe::Kind::kOpen;
+        r.paths = o.routing ? o.opened : std::vector<std::string>{path};
         nb::object skipped = o.routing ? nb::cast(o.routing->skipped) : nb::none();
         DatasetHandle h(std::shared_ptr<Dataset>(std::move(o.dataset)), std::make_shared<Engine>(),
                         std::make_shared<const Recipe>(std::move(r)));
