@@ -7,7 +7,8 @@
 //               is one ranged GET checked for status 206, its start and its length.
 //   BlobSource  a File or Blob (a file picked in a page, or a Node Blob): Blob.slice().
 //
-// Errors are Error objects whose message starts with the URL or file name.
+// A network error is retried once; HTTP errors are not. Errors are Error objects whose message
+// starts with the URL or file name.
 
 export const kOpenPrefetch = 64 * 1024;
 
@@ -50,10 +51,15 @@ export class HttpSource {
     const end = offset + length - 1;
     this.counter.add(offset, length);
     let response;
-    try {
-      response = await this.fetch(this.url, { headers: { Range: `bytes=${offset}-${end}` } });
-    } catch (e) {
-      throw new Error(`${this.name}: request of bytes ${offset}-${end} failed: ${e.message}`);
+    // One retry on a network error (e.g. a kept-alive connection the server closed meanwhile).
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        response = await this.fetch(this.url, { headers: { Range: `bytes=${offset}-${end}` } });
+        break;
+      } catch (e) {
+        if (attempt === 0) continue;
+        throw new Error(`${this.name}: request of bytes ${offset}-${end} failed: ${e.cause?.message || e.message}`);
+      }
     }
     if (response.status === 404) throw new Error(`${this.name}: not found (HTTP 404)`);
     const body = new Uint8Array(await response.arrayBuffer());
