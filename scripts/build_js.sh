@@ -5,7 +5,8 @@
 #  2. the package assembled: js/package.json, js/src/*.js, js/index.d.ts, taco_format.mjs, and
 #     links to the pinned npm modules (js/node_modules, installed by scripts/bootstrap.sh): the
 #     duckdb-wasm bundles under duckdb/ and parquet-wasm's wasm under parquet/, so that a page
-#     loads them from the same server as the package, never from a CDN.
+#     loads them from the same server as the package, never from a CDN;
+#  3. taco.browser.js: the package bundled for a page (esbuild; bare npm imports resolved).
 # Usage: scripts/build_js.sh BUILD_DIR. Incremental: ninja rebuilds the wasm only when a source
 # changed; the copies are refreshed every time (a few small files).
 set -euo pipefail
@@ -31,3 +32,7 @@ for f in duckdb-mvp.wasm duckdb-eh.wasm duckdb-browser-mvp.worker.js duckdb-brow
   ln -sfn "$dist/$f" "$out/duckdb/$f"
 done
 ln -sfn "$here/js/node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm" "$out/parquet/parquet_wasm_bg.wasm"
+# The browser bundle (esbuild, pinned in js/package-lock.json): index.js with its npm imports in
+# one ES module, next to duckdb/ and parquet/ which it loads relative to its own URL.
+"$here/js/node_modules/.bin/esbuild" "$out/index.js" --bundle --format=esm --platform=browser \
+  '--external:node:*' --log-level=warning --outfile="$out/taco.browser.js"

@@ -41,7 +41,8 @@ export class HttpSource {
   constructor(url, { fetchImpl = globalThis.fetch } = {}) {
     this.name = String(url);
     this.url = url;
-    this.fetch = fetchImpl;
+    // Called unbound: a browser's fetch refuses `this` = another object (Illegal invocation).
+    this.fetch = (url, init) => fetchImpl(url, init);
     this.counter = new RequestCounter();
     this.size = null;
     this.prefix = new Uint8Array(0);
