@@ -29,6 +29,7 @@ export class Dataset {
     this.collectionRange = container.collection;
     this.conn = conn;
     this.schema = schema;
+    this.rowCache = new Map(); // 'level:parent current id' -> rows (the levels never change)
   }
 
   /** Requests (ranged GETs / Blob slices) made so far: {requests, bytes, log}. */
@@ -43,7 +44,7 @@ export class Dataset {
 
   /** The children at a position: level-0 rows for [], else the children of that FOLDER. */
   async children(...keys) {
-    if (keys.length === 0) return this.sql('SELECT * FROM level0 ORDER BY "internal:current_id"');
+    if (keys.length === 0) return this.cachedRows('0', 'SELECT * FROM level0 ORDER BY "internal:current_id"');
     const parent = await this.sample(...keys);
     if (parent.type !== 'FOLDER') throw new Error(`${this.name}: '${parent.path}' is a FILE, it has no children`);
     return this.rowsUnder(parent);
@@ -52,9 +53,15 @@ export class Dataset {
   async rowsUnder(parent) {
     const level = parent.level + 1;
     if (level >= this.levels.length) throw new Error(`${this.name}: level ${level} does not exist`);
-    return this.sql(
+    return this.cachedRows(
+      `${level}:${parent.currentId}`,
       `SELECT * FROM level${level} WHERE "internal:parent_id" = ${parent.currentId} ORDER BY "internal:current_id"`,
     );
+  }
+
+  async cachedRows(key, query) {
+    if (!this.rowCache.has(key)) this.rowCache.set(key, await this.sql(query));
+    return [...this.rowCache.get(key)];
   }
 
   /**
