@@ -243,8 +243,8 @@ class Dataset {
   // FORMAT §6.10 concat (src/read/concat.cc). column_mode "intersection" | "fill_missing" |
   // "strict". Level 0 comes from each dataset's current view, levels >= 1 from the stored
   // levels (children of kept rows only). The result has its own engine (the inputs may be
-  // destroyed), the column `internal:source_path` (each source's vsi_root) and gdal_vsi
-  // paths into each source; ids are not renumbered (internal:source_path tells sources apart).
+  // destroyed), `internal:source_path` (each source's vsi_root), `internal:source_part` (its
+  // index: one source given twice is two parts) and gdal_vsi paths; ids are not renumbered.
   static Result<std::unique_ptr<Dataset>> Concat(const std::vector<const Dataset*>& datasets,
                                                  const std::string& column_mode = "intersection");
   ~Dataset();

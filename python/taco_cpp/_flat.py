@@ -5,7 +5,8 @@ those of each ancestor (``"l{K-1}:<col>"`` … ``"l0:<col>"``); the navigation c
 ``internal:parent_id``/``internal:current_id`` are left out, the other ``internal:*`` kept.
 A child is joined to its parent by ``internal:parent_id`` = ``internal:current_id`` and, when
 both levels carry ``internal:source_file`` (a TACOCAT, whose row positions restart in every
-part), by the source file too, so every row of ``lK`` is one level-K sample.
+part) or ``internal:source_part`` (a concat), by that too, so every row of ``lK`` is one
+level-K sample.
 
 The views are given to a query as common table expressions (``WITH l0 AS (…)``), added in
 front of the user's statement for the ``lK`` names it mentions; ``level0 … levelN`` stay what
@@ -40,8 +41,9 @@ def _joins(cols: dict[int, list[str]], level: int, views: Callable[[int], str]) 
     joins = []
     for k in range(level - 1, -1, -1):
         on = f'_l{k}."internal:current_id" = _l{k + 1}."internal:parent_id"'
-        if "internal:source_file" in cols[k] and "internal:source_file" in cols[k + 1]:
-            on += f' AND _l{k}."internal:source_file" = _l{k + 1}."internal:source_file"'
+        for source in ("internal:source_file", "internal:source_part"):
+            if source in cols[k] and source in cols[k + 1]:
+                on += f' AND _l{k}.{_q(source)} = _l{k + 1}.{_q(source)}'
         joins.append(f"JOIN {views(k)} _l{k} ON {on}")
     return " ".join(joins)
 

@@ -218,7 +218,9 @@ bool Has(const LevelInfo& info, const std::string& name) {
   return std::any_of(info.columns.begin(), info.columns.end(), [&](const ColumnInfo& c) { return c.name == name; });
 }
 
-bool IsComputedColumn(const std::string& name) { return name == "internal:gdal_vsi" || name == "internal:source_path"; }
+bool IsComputedColumn(const std::string& name) {
+  return name == "internal:gdal_vsi" || name == "internal:source_path" || name == "internal:source_part";
+}
 
 struct LevelScan {
   std::vector<LevelInfo> infos;

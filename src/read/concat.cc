@@ -5,8 +5,9 @@
 // place again (ZIP: sub-ranges of the container; FOLDER: the METADATA files). Per source i:
 // `ds<i>_level<N>` (levels >= 1 keep only children of the kept rows one level up); then
 // `level<N>_table` = UNION ALL of the chosen columns (sorted by name) plus
-// `internal:source_path`, and `level<N>`/`data_raw`/`data` as for an opened dataset, with
-// gdal_vsi built per source.
+// `internal:source_path` and `internal:source_part` (i: one source given twice is two parts,
+// its rows twice, each joined to its own part's children), and `level<N>`/`data_raw`/`data`
+// as for an opened dataset, with gdal_vsi built per source.
 #include <algorithm>
 #include <iterator>
 #include <set>
@@ -156,7 +157,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                            "' (keep the navigation columns, e.g. SELECT * FROM data_raw)");
       }
     }
-    if (HasColumn(columns, kSourcePath)) {
+    if (HasColumn(columns, kSourcePath) || HasColumn(columns, kSourcePart)) {
       return Status::NotSupported(std::string(kWhat) + ": " + Describe(i, ds.state_->path) +
                                   " is itself a concatenation; concatenate the original datasets instead");
     }
@@ -167,21 +168,6 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
       return ConcatError("cannot concatenate datasets of different formats: " + Describe(0, datasets[0]->path()) +
                          " is " + std::string(DatasetFormatName(format)) + ", " + Describe(i, datasets[i]->path()) +
                          " is " + std::string(DatasetFormatName(datasets[i]->state_->format)));
-    }
-  }
-  // One source twice below level 0: its children could not be told apart (joins match a
-  // child to its parent by internal:source_path), so files, navigation and cascading
-  // filters would pair rows twice.
-  if (datasets[0]->num_levels() > 1) {
-    for (size_t i = 1; i < datasets.size(); ++i) {
-      for (size_t j = 0; j < i; ++j) {
-        if (datasets[i]->vsi_root() == datasets[j]->vsi_root()) {
-          return ConcatError(Describe(i, datasets[i]->path()) + " is the same source as " +
-                             Describe(j, datasets[j]->path()) +
-                             ": with levels below 0 their samples' children could not be told apart "
-                             "(concatenate distinct files, or one view that keeps every wanted row)");
-        }
-      }
     }
   }
   const nlohmann::ordered_json& first = datasets[0]->collection();
@@ -299,8 +285,9 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
         select += (select.empty() ? "" : ", ") + (present ? QuoteIdentifier(c) : "NULL AS " + QuoteIdentifier(c));
       }
       union_sql += (i ? " UNION ALL " : "") + std::string("SELECT ") + select + ", " +
-                   QuoteString(datasets[i]->vsi_root()) + " AS " + QuoteIdentifier(kSourcePath) + " FROM ds" +
-                   std::to_string(i) + "_level" + n;
+                   QuoteString(datasets[i]->vsi_root()) + " AS " + QuoteIdentifier(kSourcePath) + ", " +
+                   std::to_string(i) + "::BIGINT AS " + QuoteIdentifier(kSourcePart) + " FROM ds" + std::to_string(i) +
+                   "_level" + n;
     }
     Status st = engine.Execute("CREATE VIEW level" + n + "_table AS " + union_sql);
     if (st.ok()) {

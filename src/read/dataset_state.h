@@ -37,6 +37,9 @@ inline constexpr std::string_view kCurrentId = "internal:current_id";
 inline constexpr std::string_view kParentId = "internal:parent_id";
 inline constexpr std::string_view kSourceFile = "internal:source_file";
 inline constexpr std::string_view kSourcePath = "internal:source_path";
+// A concat's part index (0 = the first dataset given): tells the parts apart even when one
+// source is given twice, so joins of a child to its parent match it (FORMAT §6.10 ext.).
+inline constexpr std::string_view kSourcePart = "internal:source_part";
 inline constexpr std::string_view kInternalPrefix = "internal:";
 
 // Relation name (lower case) → the stored levels its rows come from. Safe for concurrent
@@ -86,8 +89,8 @@ struct Dataset::State {
   // their rows come from): the level views, data, data_raw and every view a Dataset
   // returned (read/protected_columns.h).
   TrustedRelations trusted;
-  // A concat of datasets: ids are local to each source, so joins also match
-  // internal:source_path (FORMAT §6.10).
+  // A concat of datasets: ids are local to each part, so joins also match
+  // internal:source_part (the part index; internal:source_path may repeat).
   bool concatenated = false;
   // Legacy BLOB datasets (read/legacy_open.h): what the headers said, and the rows one level
   // below a FOLDER sample (navigation asks here instead of reading a `__meta__`). Null else.

@@ -45,14 +45,14 @@ std::string RowStruct(const std::vector<Column>& columns, const std::string& ali
   return fields.empty() ? "NULL" : "struct_pack(" + fields + ")";
 }
 
-// child.parent_id = parent.current_id, within one TACOCAT part / one concat source.
+// child.parent_id = parent.current_id, within one TACOCAT part / one concat part.
 std::string JoinKeys(const Dataset::State& s, const std::string& child, const std::string& parent) {
   std::string on = child + "." + QuoteIdentifier(kParentId) + " = " + parent + "." + QuoteIdentifier(kCurrentId);
   if (s.layout->ids_local_to_source_file()) {
     on += " AND " + child + "." + QuoteIdentifier(kSourceFile) + " = " + parent + "." + QuoteIdentifier(kSourceFile);
   }
   if (s.concatenated) {
-    on += " AND " + child + "." + QuoteIdentifier(kSourcePath) + " = " + parent + "." + QuoteIdentifier(kSourcePath);
+    on += " AND " + child + "." + QuoteIdentifier(kSourcePart) + " = " + parent + "." + QuoteIdentifier(kSourcePart);
   }
   return on;
 }
@@ -60,7 +60,7 @@ std::string JoinKeys(const Dataset::State& s, const std::string& child, const st
 std::vector<std::string> KeyColumns(const Dataset::State& s) {
   std::vector<std::string> keys = {std::string(kCurrentId)};
   if (s.layout->ids_local_to_source_file()) keys.emplace_back(kSourceFile);
-  if (s.concatenated) keys.emplace_back(kSourcePath);
+  if (s.concatenated) keys.emplace_back(kSourcePart);
   return keys;
 }
 

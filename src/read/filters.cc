@@ -54,7 +54,7 @@ std::string JoinOn(const Dataset::State& s, const std::string& child, const std:
     on += " AND " + child + "." + QuoteIdentifier(kSourceFile) + " = " + parent + "." + QuoteIdentifier(kSourceFile);
   }
   if (s.concatenated) {
-    on += " AND " + child + "." + QuoteIdentifier(kSourcePath) + " = " + parent + "." + QuoteIdentifier(kSourcePath);
+    on += " AND " + child + "." + QuoteIdentifier(kSourcePart) + " = " + parent + "." + QuoteIdentifier(kSourcePart);
   }
   return on;
 }
@@ -102,7 +102,8 @@ Result<std::unique_ptr<Dataset>> Dataset::CascadeFilter(const std::string& what,
   const std::string exists = "EXISTS (SELECT 1 FROM " + child + " c WHERE " + JoinOn(*state_, "c", "p") + ")";
   std::string sql;
   if (HasColumn(columns, kCurrentId) &&
-      (!state_->layout->ids_local_to_source_file() || HasColumn(columns, kSourceFile))) {
+      (!state_->layout->ids_local_to_source_file() || HasColumn(columns, kSourceFile)) &&
+      (!state_->concatenated || HasColumn(columns, kSourcePart))) {
     sql = "SELECT * FROM " + view_ + " p WHERE " + exists;
   } else if (HasColumn(columns, kGdalVsi)) {
     const std::string vsi = QuoteIdentifier(kGdalVsi);

@@ -192,11 +192,17 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
     where += " AND " + QuoteIdentifier(kSourceFile) + " = " + QuoteString(source->get<std::string>());
   }
   if (s.concatenated) {
+    // The part when the row kept it; else its source (a part given twice has the same
+    // children in both: the first survivor of each id is taken below).
+    const Value* part = Cell(row, kSourcePart, 0);
     const Value* source = Cell(row, kSourcePath, 0);
-    if (source == nullptr || !source->is<std::string>()) {
-      return s.Error("cannot match '" + gdal_path + "' without internal:source_path");
+    if (part != nullptr && part->is<int64_t>()) {
+      where += " AND " + QuoteIdentifier(kSourcePart) + " = " + std::to_string(part->get<int64_t>());
+    } else if (source != nullptr && source->is<std::string>()) {
+      where += " AND " + QuoteIdentifier(kSourcePath) + " = " + QuoteString(source->get<std::string>());
+    } else {
+      return s.Error("cannot match '" + gdal_path + "' without internal:source_part or internal:source_path");
     }
-    where += " AND " + QuoteIdentifier(kSourcePath) + " = " + QuoteString(source->get<std::string>());
   }
   TACO_ASSIGN_OR_RETURN(
       Table survivors, s.engine->Query("SELECT id, " + QuoteIdentifier(kCurrentId) + ", " + QuoteIdentifier(kParentId) +

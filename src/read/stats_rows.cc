@@ -20,7 +20,7 @@ namespace {
 constexpr const char* kStatsColumns[] = {"geotiff:stats", "internal:stats"};
 constexpr const char* kWeightColumn = "stac:tensor_shape";
 constexpr const char* kPathColumn = "internal:gdal_vsi";
-constexpr const char* kSourceColumns[] = {"internal:source_path", "internal:source_file"};
+constexpr const char* kSourceColumns[] = {"internal:source_path", "internal:source_part", "internal:source_file"};
 
 Result<std::vector<std::string>> ColumnsOf(Dataset& ds, const std::string& relation) {
   auto t = ds.QueryRaw("SELECT * FROM " + relation + " LIMIT 0");
@@ -113,27 +113,31 @@ Status NeedJoinColumns(const Dataset& ds, const StatsQuery& q, int level, const 
   return Status::OK();
 }
 
-// The view as a relation with `internal:current_id`: the view itself, or, when a query
-// dropped it (`SELECT * FROM data`), the view joined with the stored level0 on id (ids are
-// unique at level 0 of one dataset) — for concat/TACOCAT, whose ids repeat per source, on
-// `internal:gdal_vsi` (kept by `data`; one path per row: its own member or folder of its own
-// source), which brings back the source columns as well.
+// The view as a relation with `internal:current_id` and the source columns of the stored
+// level0: the view itself when it kept them, else, when a query dropped some (`SELECT * FROM
+// data`), the view joined with the stored level0 on id (ids are unique at level 0 of one
+// dataset) — for concat/TACOCAT, whose ids repeat per source, on `internal:gdal_vsi` (kept by
+// `data`; one path per row: its own member or folder of its own source; a concat given one
+// source twice has each path twice, with the same children: one stored row per path is taken).
 Result<std::string> ViewWithIds(Dataset& ds) {
   TACO_ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnsOf(ds, ds.view_name()));
-  if (Contains(columns, "internal:current_id") || !Contains(columns, "id")) return ds.view_name();
+  if (!Contains(columns, "id")) return ds.view_name();
   TACO_ASSIGN_OR_RETURN(std::vector<std::string> stored, ColumnsOf(ds, "level0"));
   if (!Contains(stored, "internal:current_id") || !Contains(stored, "id")) return ds.view_name();
+  std::string keep;  // the stored columns the view dropped that the joins use
+  for (const char* name :
+       {"internal:current_id", "internal:source_path", "internal:source_part", "internal:source_file"}) {
+    if (Contains(stored, name) && !Contains(columns, name)) keep += ", s." + QuoteIdentifier(name);
+  }
+  if (keep.empty()) return ds.view_name();
   std::string key = "id";
   for (const char* source : kSourceColumns) {
     if (Contains(stored, source)) key = "internal:gdal_vsi";
   }
   if (key != "id" && (!Contains(columns, key) || !Contains(stored, key))) return ds.view_name();
-  std::string keep;  // the stored columns the view dropped that the joins use
-  for (const char* name : {"internal:current_id", "internal:source_path", "internal:source_file"}) {
-    if (Contains(stored, name) && !Contains(columns, name)) keep += ", s." + QuoteIdentifier(name);
-  }
   const std::string k = QuoteIdentifier(key);
-  return "(SELECT v.*" + keep + " FROM " + ds.view_name() + " v JOIN level0 s ON v." + k + " = s." + k + ")";
+  return "(SELECT v.*" + keep + " FROM " + ds.view_name() + " v JOIN (SELECT DISTINCT ON (" + k +
+         ") * FROM level0) s ON v." + k + " = s." + k + ")";
 }
 
 struct Plan {

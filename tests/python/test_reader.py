@@ -281,6 +281,22 @@ def test_concat_two_parts(tmp_path):
     assert listed.pit_schema.root["n"] == 10
 
 
+@pytest.mark.parametrize("path", [NESTED_ZIP, NESTED_FOLDER])
+def test_concat_of_one_nested_dataset_twice_filters_each_part(path):
+    """Issue 24 item 8: the rows twice (as tacoreader), a level-1 filter cascading to each
+    part, and each part's surviving children once."""
+    ds = taco_cpp.load(path)
+    both = taco_cpp.concat([ds, ds])
+    assert both.data.column("id").to_pylist() == ds.data.column("id").to_pylist() * 2
+    nyc = both.filter_bbox(-74.2, 40.5, -73.8, 40.9, level=1)
+    assert nyc.data.column("id").to_pylist() == ["americas", "americas"]
+    assert nyc.data_raw.column("internal:source_part").to_pylist() == [0, 1]
+    for row in (0, 1):
+        assert nyc.read(row).data.column("id").to_pylist() == ["item_0", "item_2"]
+    assert nyc.read(1, 1) == ds.read("americas", "item_2")
+    assert len(both.filter_datetime("2023-01-01/2023-01-15", level=1)) == 6
+
+
 def test_info_equals_cli_json(cli_json):
     for path in (FLAT_ZIP, NESTED_FOLDER):
         assert taco_cpp.info(path) == cli_json("info", "--json", path)

@@ -328,3 +328,63 @@ def test_file_urls(data):
     assert len(ds) == N_TILES
     assert len(tc.load(["file://localhost" + str(data.nested_zip)])) == N_TILES
 
+
+
+# ---- item 8 (last clause): concat of one dataset with itself -------------------------------
+
+def test_concat_of_the_same_dataset_returns_its_rows_twice(data, other_zip):
+    """As tacoreader 2.4.21: the rows twice. Each row stays its own part's (internal:source_part),
+    so navigation, files, stats and the torch plan give every row its own children once."""
+    from conftest import gdal_read
+
+    ds = tc.load(data.nested_zip)
+    both = tc.concat([ds, ds])
+    assert len(both) == 2 * N_TILES
+    assert both.data.column("id").to_pylist() == data.ids + data.ids
+    raw = both.data_raw
+    assert raw.column("internal:source_part").to_pylist() == [0] * N_TILES + [1] * N_TILES
+    for row in (3, N_TILES + 3):
+        assert both.read(row).data.column("id").to_pylist() == ["image.tif", "mask.tif"]
+        assert both.read_bytes(row, "image.tif") == data.image(3).read_bytes()
+    # Every FILE once per row: 2 files per row, not 4 (flatten and the flat view l1).
+    flat = both.flatten(level=1)
+    assert flat.num_rows == 2 * 2 * N_TILES
+    assert sorted(zip(flat.column("l0:id").to_pylist(), flat.column("l1:id").to_pylist())) == sorted(
+        [(i, f) for i in data.ids for f in ("image.tif", "mask.tif")] * 2)
+    assert both.query("SELECT count(*) AS n FROM l1").column("n").to_pylist() == [4 * N_TILES]
+    kept = both.sql("SELECT * FROM data_raw WHERE count < 2")
+    assert len(kept) == 4 and kept.flatten(level=1).num_rows == 8
+    # Statistics: each row's pixels once per row (the mean of one copy; a view without the
+    # internal columns too).
+    pixels = np.concatenate([gdal_read(data.image(i))[0].ravel() for i in range(N_TILES)]).astype(np.float64)
+    for view in (both, both.sql("SELECT * FROM data")):
+        assert view.stats_mean(0, level=1, file="image.tif", method="exact") == pytest.approx(pixels.mean(), rel=1e-6)
+    # The torch plan: 2N samples, row N+5 is tile 5.
+    loader = tt.TacoDataset(both, files=["image.tif"])
+    assert len(loader) == 2 * N_TILES
+    np.testing.assert_array_equal(loader[N_TILES + 5]["image.tif"].numpy(), gdal_read(data.image(5)).astype(np.float32))
+    assert loader.metadata(N_TILES + 5)["id"] == data.ids[5]
+    # The dataset among others, and a view of it given next to itself.
+    three = tc.concat([ds, tc.load(other_zip), ds.sql("SELECT * FROM data_raw WHERE count >= 20")])
+    assert len(three) == N_TILES + 4 + 4
+    assert three.read_bytes(N_TILES + 4 + 1, "mask.tif") == data.mask(21).read_bytes()
+    assert three.read_bytes(N_TILES + 2, "image.tif") == data.image(2).read_bytes()
+    # Distinct files too: flatten joins a child to its own part's parent (ids repeat per part).
+    assert tc.concat([ds, tc.load(other_zip)]).flatten(level=1).num_rows == 2 * (N_TILES + 4)
+    # Three levels.
+    deep = tc.load(data.deep_zip)
+    twice = tc.concat([deep, deep])
+    assert twice.read_bytes(5, "sensor_A", "band.tif") == data.image(1).read_bytes()
+    assert twice.flatten().num_rows == 2 * deep.flatten().num_rows == 2 * 4 * 1
+    bands = tt.TacoDataset(twice, files=["sensor_A/band.tif", "mask.tif"])
+    assert len(bands) == 8
+    np.testing.assert_array_equal(bands[6]["sensor_A/band.tif"].numpy(), gdal_read(data.image(2)))
+
+
+def test_compat_concat_of_the_same_dataset(data):
+    from taco_cpp.compat import tacoreader as tr
+
+    ds = tr.load(str(data.nested_zip))
+    both = tr.concat([ds, ds])
+    assert len(both.data) == 2 * N_TILES
+    assert both.read(N_TILES + 1)["id"].to_pylist() == ["image.tif", "mask.tif"]
