@@ -3,8 +3,9 @@
 # containers (issue 25, "Done when"), one line per hit as file:line, then the totals.
 #   scripts/count_branches.sh [REPO]     (always exits 0: a measurement, not a check)
 # Scanned: *.cc/*.h under src/ cli/ python/src/ capi/ include/, without src/format/ (the
-# containers) and src/read/format_detect.cc (format detection). Only code counts: the text
-# after a `//` is dropped first.
+# containers), src/read/format_detect.cc (format detection) and, for the remote count,
+# src/io/ (the RangeReader seam, whose job local vs remote is: its hits are listed, not
+# counted). Only code counts: the text after a `//` is dropped first.
 #   format  a comparison with a DatasetFormat::k… value (== or !=, either side), or a switch
 #           whose case labels name one (a switch counts once, on its first label)
 #   remote  a call of IsRemotePath( or read::IsUrlRoot( (the same test on a VSI root), not
@@ -30,12 +31,16 @@ format_hits=$(code | awk -F: '
     }
     if (line ~ /(==|!=)[ \t]*DatasetFormat::k/ || line ~ /DatasetFormat::k[A-Za-z]+[ \t]*(==|!=)/) print $1 ":" $2 ":" line
   }')
-remote_hits=$(code | grep -E '(IsRemotePath|IsUrlRoot)\(' |
+all_remote=$(code | grep -E '(IsRemotePath|IsUrlRoot)\(' |
   grep -vE '^[^:]*:[0-9]+:[[:space:]]*bool[[:space:]]+(read::)?(IsRemotePath|IsUrlRoot)\(std::string_view' || true)
+remote_hits=$(printf '%s\n' "$all_remote" | grep -v '^src/io/' | grep -v '^$' || true)
+seam_hits=$(printf '%s\n' "$all_remote" | grep '^src/io/' || true)
 
 count() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
 echo "== format branches (DatasetFormat::k… compared or switched on)"
 [ -n "$format_hits" ] && printf '%s\n' "$format_hits" | sed -E 's/:[[:space:]]+/: /'
 echo "== remote branches (IsRemotePath / IsUrlRoot calls)"
 [ -n "$remote_hits" ] && printf '%s\n' "$remote_hits" | sed -E 's/:[[:space:]]+/: /'
+echo "== inside the io seam (src/io/, not counted)"
+[ -n "$seam_hits" ] && printf '%s\n' "$seam_hits" | sed -E 's/:[[:space:]]+/: /'
 echo "format: $(count "$format_hits")  remote: $(count "$remote_hits")  total: $(($(count "$format_hits") + $(count "$remote_hits")))"
