@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "edit/zip_inplace.h"
+#include "format/container.h"
 #include "table/engine.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
@@ -227,17 +228,21 @@ Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions
       options.metadata_file.empty()) {
     return Status::InvalidArgument(path + ": nothing to edit (give --set, --unset, --collection or --metadata)");
   }
-  TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
-  if (options.in_place && (format != DatasetFormat::kZip || IsRemotePath(path))) {
+  TACO_ASSIGN_OR_RETURN(DatasetFormat detected, DetectFormat(path));
+  const format::Container& container = format::Container::For(detected);
+  // The one local/remote test of edit: the result replaces the input, which needs a local
+  // file system (a remote dataset is only read, into an output path of its own).
+  const bool replaceable = !IsRemotePath(path);
+  if (options.in_place && (!container.metadata_rewritable_in_place() || !replaceable)) {
     return Status::InvalidArgument(path + ": --in-place works on local TACO ZIP files only");
   }
-  if (format == DatasetFormat::kTacocat) {
+  if (container.indexes_parts()) {
     return Status::NotSupported(path + ": edit the ZIPs of a TACOCAT one by one, then run taco tacocat again");
   }
   if (!options.output.empty() && options.in_place) {
     return Status::InvalidArgument("--in-place and an output path exclude each other");
   }
-  if (IsRemotePath(path) && options.output.empty()) {
+  if (!replaceable && options.output.empty()) {
     return Status::InvalidArgument(path + ": a remote dataset cannot be replaced: give an output path");
   }
   TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> ds, Dataset::Open(path, options.open));
@@ -314,7 +319,7 @@ Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions
     written = WriteLegacy(*edited, target, write);
   } else {
     CreateOptions create;
-    create.format = format == DatasetFormat::kFolder ? OutputFormat::kFolder : OutputFormat::kZip;
+    create.format = container.is_tree() ? OutputFormat::kFolder : OutputFormat::kZip;
     create.split_size = 0;
     create.consolidate = false;
     written = Create(*edited, target, create);
@@ -323,7 +328,7 @@ Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions
   ds.reset();
   // Replace the dataset with the new one.
   std::error_code ec;
-  if (format == DatasetFormat::kFolder) {
+  if (container.is_tree()) {
     // Only the files whose bytes changed are replaced (util/tree_sync.h).
     auto replaced = ReplaceChangedFiles(path, target);
     if (!replaced.ok()) {

@@ -34,6 +34,21 @@ enum class LevelLocation {
   kEngineOnly,      // only in the opened engine (gathered from several files)
 };
 
+// One file of a stored dataset, as it is listed (and hashed) for publication.
+struct StoredFile {
+  enum class Kind {
+    kContainerFile,  // the one file holding everything (a TACO ZIP)
+    kCollection,     // COLLECTION.json
+    kLevel,          // a level's Parquet file
+    kIndexFile,      // a file holding the collection and the levels (`__TACOCAT__`)
+    kDataTree,       // the directory of the samples (a FOLDER's DATA/), summarised
+    kPartsBeside,    // the directory holding the parts named by internal:source_file
+  };
+  Kind kind;
+  std::string path;  // where it is: the dataset path as given, joined with names
+  std::string name;  // its name in the listing ("METADATA/level0.parquet"; "" for kPartsBeside)
+};
+
 // SQL fragments a sample-path expression is built from; each value the metadata supplies is
 // already guarded by the caller (read/path_safety.h).
 struct SamplePathSql {
@@ -59,6 +74,25 @@ class Container {
   // A level's rows come from several parts that each number their ids from 0: a child
   // matches its parent on internal:source_file too (TACOCAT, FORMAT §5.3).
   bool ids_local_to_source_file() const { return format_ == DatasetFormat::kTacocat; }
+
+  // The dataset is a directory tree (FOLDER): its copies are written as a tree and replace
+  // the original file by file. Every other container is one file (or an index of files).
+  bool is_tree() const { return address_ == SampleAddress::kTreeFile; }
+  // Samples are ZIP members, found by archive path in a central directory: a TACO ZIP's own,
+  // or those of the parts a TACOCAT indexes (read/member_resolver.h).
+  bool samples_are_zip_members() const { return format_ == DatasetFormat::kZip || format_ == DatasetFormat::kTacocat; }
+  // The metadata can be rewritten inside the one file (a TACO ZIP: TACO_HEADER, levels and
+  // COLLECTION.json; edit --in-place).
+  bool metadata_rewritable_in_place() const { return format_ == DatasetFormat::kZip; }
+  // An index over parts written separately (TACOCAT): edited part by part, then indexed again.
+  bool indexes_parts() const { return format_ == DatasetFormat::kTacocat; }
+
+  // The files the dataset stored at `path` (a local path, no trailing '/') with `num_levels`
+  // levels consists of, in listing order; empty for a container that is not published as
+  // such (legacy BLOB: it is converted first). Pure string work, no I/O.
+  std::vector<StoredFile> StoredFiles(const std::string& path, int num_levels) const;
+  // True when StoredFiles() lists the dataset (every container but the legacy BLOB).
+  bool publishable() const { return format_ != DatasetFormat::kLegacy; }
 
   // The columns navigation needs at every level (concat requires them of each source).
   std::vector<std::string> NavigationColumns() const;

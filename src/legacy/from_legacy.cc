@@ -252,11 +252,7 @@ Result<Taco> LegacyToTaco(Dataset& ds, std::vector<std::string>* notes_out) {
   return Taco::Make(Tortilla(taco->root()), c);
 }
 
-bool IsLegacyPath(const std::string& path) {
-  auto f = DetectFormat(path);
-  if (f.ok()) return *f == DatasetFormat::kLegacy;
-  return EndsWithNoCase(path, ".taco") || EndsWithNoCase(path, ".tortilla");
-}
+// IsLegacyPath is format detection: read/format_detect.cc.
 
 Result<std::vector<std::string>> ConvertLegacy(const std::string& input, const std::string& output,
                                                const LegacyConvertOptions& options, std::vector<std::string>* notes) {
@@ -279,7 +275,7 @@ Result<std::vector<std::string>> ConvertLegacy(const std::string& input, const s
   std::vector<std::string> local;
   std::vector<std::string>& n = notes ? *notes : local;
   Result<Taco> taco = Status::Internal("unset");
-  if (ds->format() == DatasetFormat::kLegacy) {
+  if (ds->legacy() != nullptr) {
     taco = LegacyToTaco(*ds, &n);
   } else {
     RebuildOptions rebuild;

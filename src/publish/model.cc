@@ -11,6 +11,7 @@
 #include <map>
 #include <thread>
 
+#include "format/container.h"
 #include "model/wkb.h"
 #include "publish/sha256.h"
 #include "taco/dataset.h"
@@ -420,14 +421,6 @@ Status AddDataSummary(const fs::path& data, const std::string& name, Model& m) {
   return Status::OK();
 }
 
-Status AddLevelFiles(const fs::path& dir, const std::string& prefix, int levels, Model& m) {
-  for (int i = 0; i < levels; ++i) {
-    std::string file = "level" + std::to_string(i) + ".parquet";
-    TACO_RETURN_IF_ERROR(AddFile(dir / file, prefix + file, "metadata", "application/x-parquet", m));
-  }
-  return Status::OK();
-}
-
 void AddZipMembers(const Dataset& ds, const std::string& zip_name, Model& m) {
   const auto& header = ds.header();
   for (size_t i = 0; i < header.size(); ++i) {
@@ -550,45 +543,39 @@ Result<Model> BuildModel(const std::string& dataset_path, const PublishOptions& 
     TACO_RETURN_IF_ERROR(ScanFacts(ds, scan, m));
     TACO_RETURN_IF_ERROR(ScanCentroids(ds, scan, budget, m));
 
-    // Container files.
-    fs::path p(open_paths[k]);
-    switch (ds.format()) {
-      case DatasetFormat::kZip: {
-        std::string name = p.filename().string();
-        TACO_RETURN_IF_ERROR(AddFile(p, name, "data", "application/zip", m));
-        if (open_paths.size() == 1) AddZipMembers(ds, name, m);
-        break;
-      }
-      case DatasetFormat::kFolder:
-        TACO_RETURN_IF_ERROR(AddFile(p / "COLLECTION.json", "COLLECTION.json", "collection", "application/json", m));
-        TACO_RETURN_IF_ERROR(AddLevelFiles(p / "METADATA", "METADATA/", ds.num_levels(), m));
-        TACO_RETURN_IF_ERROR(AddDataSummary(p / "DATA", "DATA/", m));
-        break;
-      case DatasetFormat::kTacocat: {
-        fs::path base = p;
-        if (p.filename() == "__TACOCAT__") {
-          base = p.parent_path();
-          TACO_RETURN_IF_ERROR(AddFile(p, "__TACOCAT__", "metadata", "application/octet-stream", m));
-        } else {
-          fs::path dir = p.filename() == ".tacocat" ? p : p / ".tacocat";
-          base = dir.parent_path();
-          TACO_RETURN_IF_ERROR(
-              AddFile(dir / "COLLECTION.json", ".tacocat/COLLECTION.json", "collection", "application/json", m));
-          TACO_RETURN_IF_ERROR(AddLevelFiles(dir, ".tacocat/", ds.num_levels(), m));
+    // Container files: the ones its container lists (format/container.h).
+    const format::Container& container = format::Container::For(ds.format());
+    if (!container.publishable()) {
+      return Status::NotSupported(open_paths[k] +
+                                  ": a Tortilla / TACO v1 file; convert it to TACO 2.0 first (taco convert)");
+    }
+    for (const format::StoredFile& f : container.StoredFiles(open_paths[k], ds.num_levels())) {
+      using Kind = format::StoredFile::Kind;
+      switch (f.kind) {
+        case Kind::kContainerFile:
+          TACO_RETURN_IF_ERROR(AddFile(f.path, f.name, "data", "application/zip", m));
+          if (open_paths.size() == 1) AddZipMembers(ds, f.name, m);
+          break;
+        case Kind::kCollection:
+          TACO_RETURN_IF_ERROR(AddFile(f.path, f.name, "collection", "application/json", m));
+          break;
+        case Kind::kLevel: TACO_RETURN_IF_ERROR(AddFile(f.path, f.name, "metadata", "application/x-parquet", m)); break;
+        case Kind::kIndexFile:
+          TACO_RETURN_IF_ERROR(AddFile(f.path, f.name, "metadata", "application/octet-stream", m));
+          break;
+        case Kind::kDataTree: TACO_RETURN_IF_ERROR(AddDataSummary(f.path, f.name, m)); break;
+        case Kind::kPartsBeside: {
+          auto parts = Query(ds, "SELECT DISTINCT \"internal:source_file\" FROM level0_table ORDER BY 1");
+          if (!parts.ok()) return parts.status();
+          for (const Value& v : parts->columns[0].values) {
+            if (v.is_null()) continue;
+            std::string name = v.ToString();
+            if (name.find('/') != std::string::npos) continue;
+            TACO_RETURN_IF_ERROR(AddFile(fs::path(f.path) / name, name, "data", "application/zip", m));
+          }
+          break;
         }
-        auto parts = Query(ds, "SELECT DISTINCT \"internal:source_file\" FROM level0_table ORDER BY 1");
-        if (!parts.ok()) return parts.status();
-        for (const Value& v : parts->columns[0].values) {
-          if (v.is_null()) continue;
-          std::string name = v.ToString();
-          if (name.find('/') != std::string::npos) continue;
-          TACO_RETURN_IF_ERROR(AddFile(base / name, name, "data", "application/zip", m));
-        }
-        break;
       }
-      case DatasetFormat::kLegacy:
-        return Status::NotSupported(open_paths[k] +
-                                    ": a Tortilla / TACO v1 file; convert it to TACO 2.0 first (taco convert)");
     }
   }
   TACO_RETURN_IF_ERROR(HashFiles(m));

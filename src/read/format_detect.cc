@@ -1,4 +1,4 @@
-// DetectFormat (FORMAT §5.4), shared by Dataset::Open and the CLI.
+// DetectFormat (FORMAT §5.4), shared by Dataset::Open and the CLI, and IsLegacyPath.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 
 #include "taco/dataset.h"
 #include "taco/io.h"
+#include "taco/legacy.h"
 
 namespace taco {
 namespace {
@@ -79,6 +80,13 @@ Result<DatasetFormat> DetectFormat(const std::string& path) {
     return DatasetFormat::kLegacy;
   }
   return DatasetFormat::kZip;  // any other file: let the ZIP reader say what is wrong with it
+}
+
+// taco/legacy.h: detection, falling back on the name when the path cannot be examined.
+bool IsLegacyPath(const std::string& path) {
+  auto f = DetectFormat(path);
+  if (f.ok()) return *f == DatasetFormat::kLegacy;
+  return EndsWithNoCase(path, ".taco") || EndsWithNoCase(path, ".tortilla");
 }
 
 }  // namespace taco

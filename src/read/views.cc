@@ -89,8 +89,9 @@ namespace {
 // True when the level views of `s` take their byte ranges from read/member_resolver.h:
 // local ZIP and TACOCAT datasets (a remote ZIP's members are checked when read).
 bool ResolvesMembers(const Dataset::State& s) {
-  return (s.format == DatasetFormat::kZip || s.format == DatasetFormat::kTacocat) && !s.concatenated &&
-         !read::IsUrlRoot(s.vsi_root) && (s.format != DatasetFormat::kZip || s.container != nullptr);
+  const bool one_container = s.layout->sample_address() == format::SampleAddress::kContainerRange;
+  return s.layout->samples_are_zip_members() && !s.concatenated && !read::IsUrlRoot(s.vsi_root) &&
+         (!one_container || s.container != nullptr);
 }
 
 // `levelN` over `levelN_table` with its byte ranges looked up by archive path (FORMAT §1.5):
@@ -111,7 +112,7 @@ Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level) {
     return std::string();
   }
   std::string container = "''", root = QuoteString("," + s.vsi_root);
-  if (s.format == DatasetFormat::kTacocat) {
+  if (s.layout->sample_address() == format::SampleAddress::kSourceFileRange) {  // a TACOCAT's parts
     if (!HasColumn(columns, kSourceFile)) return std::string();
     container = QuoteString(s.vsi_root + "/") + " || " + read::kCheckedSourceFile + "(\"internal:source_file\", false)";
     root = QuoteString(",") + " || " + container;
@@ -128,7 +129,8 @@ Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level) {
 }
 
 Status RegisterMemberResolver(Dataset::State& s) {
-  s.members = std::make_shared<read::MemberResolver>(s.path, s.format == DatasetFormat::kZip ? s.container : nullptr);
+  s.members = std::make_shared<read::MemberResolver>(
+      s.path, s.layout->sample_address() == format::SampleAddress::kContainerRange ? s.container : nullptr);
   std::shared_ptr<read::MemberResolver> members = s.members;
   return table::RegisterMemberGuard(*s.engine, read::kResolvedMember,
                                     [members](int64_t offset, int64_t size, std::string_view path,

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "format/container.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
 #include "table/parquet_reader.h"
@@ -117,7 +118,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   Reporter rep(options.max_per_rule);
   std::unique_ptr<Container> container;
   std::optional<ZipHeaderInfo> header;
-  if (format == DatasetFormat::kZip) {
+  if (!format::Container::For(format).is_tree()) {  // a TACO ZIP
     TACO_ASSIGN_OR_RETURN(auto zip, ZipContainer::Open(path));
     header = CheckZipStructure(*zip, rep);
     container = std::move(zip);
@@ -168,8 +169,13 @@ namespace {
 
 Result<ValidationReport> Run(const std::string& path, const ValidateOptions& options) {
   TACO_ASSIGN_OR_RETURN(DatasetFormat format, DetectFormat(path));
-  if (format == DatasetFormat::kLegacy) return ValidateLegacy(path, options);  // spec/LEGACY.md §12.3
-  if (format == DatasetFormat::kTacocat) return ValidateTacocat(path, options);
+  // Validation's one pick of a container's rules, as Dataset::Open's is for reading.
+  switch (format) {
+    case DatasetFormat::kLegacy: return ValidateLegacy(path, options);  // spec/LEGACY.md §12.3
+    case DatasetFormat::kTacocat: return ValidateTacocat(path, options);
+    case DatasetFormat::kZip:
+    case DatasetFormat::kFolder: break;
+  }
   TACO_ASSIGN_OR_RETURN(ContainerOutcome out, ValidateContainer(path, format, options));
   return std::move(out.report);
 }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "format/container.h"
 #include "taco/convert.h"
 #include "taco/io.h"
 
@@ -56,9 +57,7 @@ constexpr size_t kPrefetchRows = 4096;
 class Rebuilder {
  public:
   Rebuilder(const Dataset& source)
-      : source_(source),
-        zip_members_(source.legacy() == nullptr &&
-                     (source.format() == DatasetFormat::kZip || source.format() == DatasetFormat::kTacocat)) {
+      : source_(source), zip_members_(format::Container::For(source.format()).samples_are_zip_members()) {
     const auto& c = source.collection();
     auto fs = c.find("taco:field_schema");
     if (fs != c.end() && fs->is_object()) {

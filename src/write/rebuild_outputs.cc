@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <memory>
 
+#include "format/container.h"
 #include "taco/convert.h"
 #include "util/exception_guard.h"
 
@@ -51,7 +52,7 @@ static Result<std::vector<std::string>> ConvertUnguarded(const std::string& inpu
   TACO_ASSIGN_OR_RETURN(std::unique_ptr<Dataset> dataset, Dataset::Open(input, options.open));
   OutputFormat format = options.format;
   if (format == OutputFormat::kAuto) {
-    format = dataset->format() == DatasetFormat::kFolder ? OutputFormat::kZip : OutputFormat::kFolder;
+    format = format::Container::For(dataset->format()).is_tree() ? OutputFormat::kZip : OutputFormat::kFolder;
   }
   RebuildOptions rebuild;
   rebuild.keep_root_padding = true;
