@@ -6,6 +6,7 @@
 
 #include "taco/convert.h"
 #include "util/exception_guard.h"
+#include "write/outputs.h"
 
 namespace taco {
 namespace {
@@ -36,7 +37,7 @@ static Result<std::vector<std::string>> ExportUnguarded(const Dataset& view, con
   create.format = options.format;
   create.split_size = 0;
   create.progress = options.progress;
-  return Create(taco, output, create);
+  return write::CreateWithMetaLayout(taco, output, create, options.meta_with_ids);
 }
 
 // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
@@ -59,7 +60,7 @@ static Result<std::vector<std::string>> ConvertUnguarded(const std::string& inpu
   create.format = format;
   create.split_size = 0;
   create.progress = options.progress;
-  return Create(taco, output, create);
+  return write::CreateWithMetaLayout(taco, output, create, options.meta_with_ids);
 }
 
 // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
