@@ -315,6 +315,18 @@ def main() -> int:
         B.time("open", name, "tacoreader", lambda: tacoreader.load(str(z)))
         if taco_cpp is not None:
             B.time("open", name, "taco_cpp", lambda: taco_cpp.load(str(z)))
+            import taco_cpp.compat.tacoreader as compat_reader
+
+            # the same tacoreader calls on the drop-in (issue 23): load, then sql() over the
+            # flat view l0 (a table at once since 2.4.21), materialised as the backend's frame
+            B.time("open", name, "taco_cpp.compat.tacoreader", lambda: compat_reader.load(str(z)))
+            B.time("open + count(*)", name, "taco_cpp.compat.tacoreader", lambda: len(compat_reader.load(str(z)).data))
+        sql_q = "SELECT \"l0:id\", \"l0:cloud\" FROM l0 WHERE \"l0:cloud\" < 50"
+        if "cloud" in metas[0]:
+            B.time("load + sql(l0 filter)", name, "tacoreader", lambda: len(tacoreader.load(str(z)).sql(sql_q)))
+            if taco_cpp is not None:
+                B.time("load + sql(l0 filter)", name, "taco_cpp.compat.tacoreader",
+                       lambda: len(compat_reader.load(str(z)).sql(sql_q)))
 
         # bbox + datetime
         box, rng_t = (-60.0, -40.0, 60.0, 40.0), "2016-01-01/2019-12-31"

@@ -59,6 +59,11 @@ struct ExportOptions {
   // filters would otherwise hide children and break whole subtrees).
   const Dataset* source = nullptr;
   std::string subset_date;  // overrides taco:subset_date (tests); empty = now
+  // Each FOLDER's `__meta__` = its children's rows of their consolidated level, with
+  // internal:current_id and internal:parent_id (in a ZIP also internal:offset/size), without
+  // internal:relative_path: the layout tacobridge 0.3.0 writes. Default (false): tacotoolbox's
+  // layout, no internal columns besides the ZIP's offset/size (FORMAT §3.1).
+  bool meta_with_ids = false;
   std::function<void(uint64_t done, uint64_t total)> progress;
   // How `view.path()` is reopened when `source` is null (taco/dataset.h).
   OpenOptions open;
@@ -72,6 +77,7 @@ Result<std::vector<std::string>> Export(const Dataset& view, const std::string& 
 struct ConvertOptions {
   // kAuto: the other container (ZIP input → FOLDER, FOLDER input → ZIP; TACOCAT → FOLDER).
   OutputFormat format = OutputFormat::kAuto;
+  bool meta_with_ids = false;  // as ExportOptions::meta_with_ids
   std::function<void(uint64_t done, uint64_t total)> progress;
   size_t copy_threads = 0;  // CreateOptions::copy_threads
   // How datasets are opened (TACOCAT base path, disk cache of remote metadata; taco/dataset.h).

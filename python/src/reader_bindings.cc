@@ -371,10 +371,11 @@ void BindReader(nb::module_& m) {
       .def(
           "export",
           [](DatasetHandle& h, const std::string& output, const std::string& format, const std::string& subset_date,
-             nb::object progress) {
+             nb::object progress, bool meta_with_ids) {
             ExportOptions options;
             options.format = FormatByName(format);
             options.subset_date = subset_date;
+            options.meta_with_ids = meta_with_ids;
             ProgressRelay relay(std::move(progress));
             options.progress = relay.callback<uint64_t>();
             RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
@@ -397,7 +398,8 @@ void BindReader(nb::module_& m) {
             relay.RaiseIfFailed();
             return written;
           },
-          nb::arg("output"), nb::arg("format"), nb::arg("subset_date"), nb::arg("progress").none() = nb::none())
+          nb::arg("output"), nb::arg("format"), nb::arg("subset_date"), nb::arg("progress").none() = nb::none(),
+          nb::arg("meta_with_ids") = false)
       .def("info_json",
            [](DatasetHandle& h) { return WithDataset(h, [](Dataset& ds) { return InfoJson(ds).dump(); }); });
 

@@ -343,9 +343,11 @@ void BindWriter(nb::module_& m) {
       nb::arg("inputs"), nb::arg("output"), nb::arg("validate_pit"), nb::arg("validate_fields"));
   m.def(
       "convert",
-      [](const std::string& input, const std::string& output, const std::string& format, nb::object progress) {
+      [](const std::string& input, const std::string& output, const std::string& format, nb::object progress,
+         bool meta_with_ids) {
         ConvertOptions o;
         o.format = FormatByName(format);
+        o.meta_with_ids = meta_with_ids;
         ProgressRelay relay(std::move(progress));
         o.progress = relay.callback<uint64_t>();
         RemoveTemporaryOutputsOnTerminationSignals();  // SIGTERM/SIGHUP leave no temporary
@@ -356,7 +358,8 @@ void BindWriter(nb::module_& m) {
         relay.RaiseIfFailed();
         return written;
       },
-      nb::arg("input"), nb::arg("output"), nb::arg("format"), nb::arg("progress").none() = nb::none());
+      nb::arg("input"), nb::arg("output"), nb::arg("format"), nb::arg("progress").none() = nb::none(),
+      nb::arg("meta_with_ids") = false);
   // `taco convert` with a legacy input or output (Tortilla 0.5 / TACO v1): (paths written,
   // notes on what was invented or dropped).
   m.def(

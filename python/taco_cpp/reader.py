@@ -470,11 +470,12 @@ class TacoDataset:
     # ---- writing ------------------------------------------------------------------------
     @_user_errors
     def export(self, output, format: str | None = None, subset_date: str = "", *,
-               progress: ProgressArg = None) -> list[str]:
+               progress: ProgressArg = None, meta_with_ids: bool = False) -> list[str]:
         """Write this view's samples (whole subtrees) as a new dataset (``taco export``).
-        ``progress`` as in :func:`taco_cpp.create`."""
+        ``progress`` as in :func:`taco_cpp.create`; ``meta_with_ids`` as in
+        :func:`taco_cpp.convert` (tacobridge's ``__meta__`` layout)."""
         with Progress(progress, "export") as callback:
-            return self._ds.export(path_text(output), format or "auto", subset_date, callback)
+            return self._ds.export(path_text(output), format or "auto", subset_date, callback, bool(meta_with_ids))
 
     # ---- display ------------------------------------------------------------------------
     def view_steps(self) -> tuple[str, list[str]]:

@@ -528,12 +528,15 @@ def tacollection(inputs: Sequence, output=None, *, validate_pit: bool = True, va
     return out
 
 
-def convert(input, output, format: str | None = None, *, progress: ProgressArg = None) -> list[str]:
+def convert(input, output, format: str | None = None, *, progress: ProgressArg = None,
+            meta_with_ids: bool = False) -> list[str]:
     """Rewrite a whole dataset in the other container (ZIP ⇄ FOLDER; TACOCAT → FOLDER), or
     convert from/to the legacy Tortilla 0.5 / TACO v1 files as ``taco convert`` does
     (``format`` "tortilla" | "taco-v1", or a legacy input/output name); what the legacy
     conversion invents or drops is reported as UserWarnings. ``progress`` as in
-    :func:`create` (not reported for legacy conversions)."""
+    :func:`create` (not reported for legacy conversions). ``meta_with_ids=True`` writes each
+    FOLDER's ``__meta__`` as tacobridge does: its children's rows of their level, with
+    ``internal:current_id``/``internal:parent_id`` (not for legacy outputs)."""
     src, dst, fmt = path_text(input), path_text(output), format or "auto"
     if fmt in ("tortilla", "taco-v1") or _native.is_legacy_path(src) or _native.is_legacy_path(dst):
         written, notes = _native.convert_legacy(src, dst, fmt)
@@ -544,7 +547,7 @@ def convert(input, output, format: str | None = None, *, progress: ProgressArg =
                 warnings.warn(f"convert: {note}", UserWarning, stacklevel=2)
         return written
     with Progress(progress, "convert") as callback:
-        return _native.convert(src, dst, fmt, callback)
+        return _native.convert(src, dst, fmt, callback, bool(meta_with_ids))
 
 
 def export(dataset, output, format: str | None = None, *, progress: ProgressArg = None) -> list[str]:

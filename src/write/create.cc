@@ -11,15 +11,17 @@
 #include "taco/writer.h"
 #include "util/exception_guard.h"
 #include "write/atomic_output.h"
+#include "write/metadata_columns.h"
 #include "write/outputs.h"
 #include "write/tacocat_internal.h"
 
 namespace taco {
 namespace write {
 
-Result<PreparedTaco> Prepare(const Taco& taco) {
+Result<PreparedTaco> Prepare(const Taco& taco, bool meta_with_ids) {
   PreparedTaco p;
   TACO_ASSIGN_OR_RETURN(p.tables, model::BuildLevelTables(taco));
+  if (meta_with_ids) TACO_RETURN_IF_ERROR(UseLevelRowsAsMeta(p.tables));
   TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json collection, model::BuildCollection(taco, p.tables));
   p.collection_json = collection.dump(4, ' ', /*ensure_ascii=*/false, nlohmann::ordered_json::error_handler_t::replace);
   p.collection_json += '\n';
@@ -156,7 +158,7 @@ Result<std::vector<Part>> GroupBy(const Taco& taco, const std::string& output, c
 }  // namespace
 
 static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const std::string& output,
-                                                        const CreateOptions& options) {
+                                                        const CreateOptions& options, bool meta_with_ids) {
   if (output.empty()) return Status::InvalidArgument("create: the output path is empty");
   OutputFormat format = options.format;
   if (format == OutputFormat::kAuto) format = HasZipSuffix(output) ? OutputFormat::kZip : OutputFormat::kFolder;
@@ -189,7 +191,7 @@ static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const 
   write::Progress progress(taco.root().size_bytes(), options.progress);
   const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < parts.size(); ++i) {
-    TACO_ASSIGN_OR_RETURN(write::PreparedTaco prepared, write::Prepare(parts[i].taco));
+    TACO_ASSIGN_OR_RETURN(write::PreparedTaco prepared, write::Prepare(parts[i].taco, meta_with_ids));
     if (options.copy_threads > 0) prepared.copy.reads_in_flight = options.copy_threads;
     Status st = format == OutputFormat::kZip ? write::WriteZip(prepared, outs[i]->temp_path(), *engine, progress)
                                              : write::WriteFolder(prepared, outs[i]->temp_path(), *engine, progress);
@@ -223,7 +225,12 @@ static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const 
 
 // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
 Result<std::vector<std::string>> Create(const Taco& taco, const std::string& output, const CreateOptions& options) {
-  return util::GuardExceptions(output, [&] { return CreateUnguarded(taco, output, options); });
+  return util::GuardExceptions(output, [&] { return CreateUnguarded(taco, output, options, false); });
+}
+
+Result<std::vector<std::string>> write::CreateWithMetaLayout(const Taco& taco, const std::string& output,
+                                                             const CreateOptions& options, bool meta_with_ids) {
+  return util::GuardExceptions(output, [&] { return CreateUnguarded(taco, output, options, meta_with_ids); });
 }
 
 Result<uint64_t> ParseSize(std::string_view text) {

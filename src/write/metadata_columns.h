@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/metadata.h"
 #include "taco/status.h"
 #include "taco/value.h"
 
@@ -29,6 +30,12 @@ std::string MemberPathOf(const std::string& archive_path);
 // from `ranges` at MemberPathOf(row_paths[row]). They go before internal:relative_path when
 // the table has one, else at the end (FORMAT §3.2).
 Status AddOffsetColumns(Table& table, const std::vector<std::string>& row_paths, const MemberRanges& ranges);
+
+// tacobridge 0.3.0's __meta__ layout (CreateWithMetaLayout, outputs.h): the table of every FOLDER
+// in `tables.folder_meta` becomes its children's rows of the consolidated level below it, with
+// all of that level's columns (internal:current_id and internal:parent_id included) except
+// internal:relative_path. Internal error when a FOLDER has no rows below it.
+Status UseLevelRowsAsMeta(model::LevelTables& tables);
 
 }  // namespace taco::write
 

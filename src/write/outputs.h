@@ -14,6 +14,7 @@
 #include "table/engine.h"
 #include "taco/model.h"
 #include "taco/status.h"
+#include "taco/writer.h"
 #include "write/rebuild_copy.h"
 
 namespace taco::write {
@@ -39,6 +40,7 @@ inline constexpr int kLevelZstd = 13;
 inline constexpr int kMetaZstd = 3;
 
 // The metadata of `taco`, the COLLECTION.json text, and the tables (built once per output).
+// `meta_with_ids`: the __meta__ tables in tacobridge's layout (UseLevelRowsAsMeta).
 struct PreparedTaco {
   model::LevelTables tables;
   std::string collection_json;  // indent 4, UTF-8 (FORMAT §4)
@@ -46,7 +48,15 @@ struct PreparedTaco {
   // CreateOptions::copy_threads over them (set by Create()).
   io::RunOptions copy = io::RunOptionsFromEnv();
 };
-Result<PreparedTaco> Prepare(const Taco& taco);
+Result<PreparedTaco> Prepare(const Taco& taco, bool meta_with_ids = false);
+
+// Create() (taco/writer.h) with, when `meta_with_ids`, every __meta__ in tacobridge 0.3.0's
+// layout: its children's rows of their consolidated level, internal:current_id and
+// internal:parent_id included, internal:relative_path not (UseLevelRowsAsMeta; in a ZIP the
+// writer adds internal:offset/size as always). Convert() and Export() call it with their
+// options' meta_with_ids.
+Result<std::vector<std::string>> CreateWithMetaLayout(const Taco& taco, const std::string& output,
+                                                      const CreateOptions& options, bool meta_with_ids);
 
 // The source range of each FILE member (samples made with Sample::FromRange, as convert and
 // export make them), in member order, for io::RangeRunReader; other samples get no reader.

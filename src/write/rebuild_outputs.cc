@@ -7,6 +7,7 @@
 #include "format/container.h"
 #include "taco/convert.h"
 #include "util/exception_guard.h"
+#include "write/outputs.h"
 
 namespace taco {
 namespace {
@@ -38,7 +39,7 @@ static Result<std::vector<std::string>> ExportUnguarded(const Dataset& view, con
   create.split_size = 0;
   create.progress = options.progress;
   create.copy_threads = options.copy_threads;
-  return Create(taco, output, create);
+  return write::CreateWithMetaLayout(taco, output, create, options.meta_with_ids);
 }
 
 // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
@@ -62,7 +63,7 @@ static Result<std::vector<std::string>> ConvertUnguarded(const std::string& inpu
   create.split_size = 0;
   create.progress = options.progress;
   create.copy_threads = options.copy_threads;
-  return Create(taco, output, create);
+  return write::CreateWithMetaLayout(taco, output, create, options.meta_with_ids);
 }
 
 // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).

@@ -7,6 +7,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -209,6 +210,33 @@ def test_tacollection_convert_export(tmp_path):
     assert exported.read_bytes(1) == b"content_paris"
     with pytest.raises(taco_cpp.AlreadyExistsError):
         taco_cpp.convert(a, folder)
+
+
+def test_convert_and_export_meta_with_ids(tmp_path):
+    """meta_with_ids=True: each __meta__ is its children's rows of their level (tacobridge's
+    layout: ids kept, relative_path dropped); default: no internal columns but offset/size."""
+    kids = [Sample("b", data=b"bb"), Sample("c", data=b"ccc")]
+    more = [Sample("b", data=b"d"), Sample("c", data=b"ee")]
+    nested = Taco(Tortilla([Sample("x", Tortilla(kids)), Sample("y", Tortilla(more))]), COLLECTION)
+    src = tmp_path / "n.tacozip"
+    taco_cpp.create(nested, src)
+    taco_cpp.convert(src, tmp_path / "plain")
+    taco_cpp.convert(src, tmp_path / "ids", meta_with_ids=True)
+    taco_cpp.convert(tmp_path / "ids", tmp_path / "ids.tacozip", meta_with_ids=True)
+    taco_cpp.load(src).export(tmp_path / "exp", format="folder", meta_with_ids=True)
+    plain = pq.read_table(tmp_path / "plain/DATA/y/__meta__")
+    assert not [c for c in plain.column_names if c.startswith("internal:")]
+    for root in ("ids", "exp"):
+        y = pq.read_table(tmp_path / root / "DATA/y/__meta__")
+        assert y.column_names == ["id", "type", "internal:current_id", "internal:parent_id"]
+        assert y.to_pylist() == [{"id": "b", "type": "FILE", "internal:current_id": 2, "internal:parent_id": 1},
+                                 {"id": "c", "type": "FILE", "internal:current_id": 3, "internal:parent_id": 1}]
+    with zipfile.ZipFile(tmp_path / "ids.tacozip") as z:
+        x = pq.read_table(pa.BufferReader(z.read("DATA/x/__meta__")))
+    assert x.column_names == ["id", "type", "internal:current_id", "internal:parent_id", "internal:offset",
+                              "internal:size"]
+    assert x.column("internal:current_id").to_pylist() == [0, 1]
+    assert x.column("internal:size").to_pylist() == [2, 3]
 
 
 def test_collection_fragments():

@@ -3,8 +3,8 @@
 ``taco_cpp.compat.tacoreader`` follows tacoreader 2.4.21 (``load``, ``concat``, ``TacoDataset``
 with ``sql()`` over the flat views ``l0 … lN``, ``flatten``/``sort``/``limit``, the ``.data``
 frame with ``read()``, its exception classes, the "pyarrow"/"pandas"/"polars" backends, the
-private modules user code imports such as ``_constants``; no ``tacoreader.v1`` yet) on the
-taco-cpp core. Further tools register in ``_TOOLS``.
+private modules user code imports such as ``_constants``, and ``tacoreader.v1`` for the legacy
+Tortilla 0.5 / TACO v1 files) on the taco-cpp core. Further tools register in ``_TOOLS``.
 
 ``install()`` makes ``import tacoreader`` (and every ``tacoreader.<submodule>``) resolve to the
 drop-in even when the real package is installed: a finder placed first on ``sys.meta_path``

@@ -36,17 +36,17 @@ def export(dataset, output, output_format: Literal["zip", "folder", "auto"] = "a
     if out.exists():
         raise TacoPlanError(f"Output already exists: {out}")
     core = _core(dataset)
-    _run(lambda: core.export(str(out), format=fmt))
+    _run(lambda: core.export(str(out), format=fmt, meta_with_ids=True))
     return out
 
 
 def zip2folder(source, output, workers: int = 1, progress: bool = True) -> pathlib.Path:
     out = pathlib.Path(output)
-    _run(lambda: taco_cpp.convert(str(source), str(out), "folder"))
+    _run(lambda: taco_cpp.convert(str(source), str(out), "folder", meta_with_ids=True))
     return out
 
 
 def folder2zip(source, output, progress: bool = True) -> pathlib.Path:
     out = pathlib.Path(output)
-    _run(lambda: taco_cpp.convert(str(source), str(out), "zip"))
+    _run(lambda: taco_cpp.convert(str(source), str(out), "zip", meta_with_ids=True))
     return out

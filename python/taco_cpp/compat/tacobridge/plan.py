@@ -53,7 +53,7 @@ def plan_zip2folder(source, output) -> Zip2FolderPlan:
     except TacoError as e:
         raise TacoPlanError(str(e)) from e
     return Zip2FolderPlan(source=str(src), output=out, collection=dict(ds.collection), tasks=_zip_tasks(src, out),
-                          _make=lambda dest: taco_cpp.convert(str(src), str(dest), "folder"))
+                          _make=lambda dest: taco_cpp.convert(str(src), str(dest), "folder", meta_with_ids=True))
 
 
 def plan_folder2zip(source, output) -> Folder2ZipPlan:
@@ -68,7 +68,7 @@ def plan_folder2zip(source, output) -> Folder2ZipPlan:
     entries = tuple(ZipEntry(src=str(p), arc_path=p.relative_to(src).as_posix())
                     for p in sorted((src / "DATA").rglob("*")) if p.is_file() and p.name != "__meta__")
     return Folder2ZipPlan(source=src, output=out, collection=dict(ds.collection), entries=entries,
-                          _make=lambda dest: taco_cpp.convert(str(src), str(dest), "zip"))
+                          _make=lambda dest: taco_cpp.convert(str(src), str(dest), "zip", meta_with_ids=True))
 
 
 def plan_export(dataset, output) -> ExportPlan:
@@ -76,4 +76,4 @@ def plan_export(dataset, output) -> ExportPlan:
     out = pathlib.Path(output)
     _check_output(out)
     return ExportPlan(source=str(getattr(core, "path", "") or ""), output=out, collection=dict(core.collection),
-                      tasks=(), _make=lambda dest: core.export(str(dest), format="folder"))
+                      tasks=(), _make=lambda dest: core.export(str(dest), format="folder", meta_with_ids=True))

@@ -63,7 +63,15 @@ def native_sample(s, fields, descriptions: dict):
     else:
         n = _native.Sample.from_file(s.id, str(s.path))
     if fields:
-        n.extend(fields)
+        try:
+            n.extend(fields)
+        except Exception as e:  # name the columns whose Arrow type the core does not store
+            bad = [f[0] for f in fields if f'"{f[1]}"' in str(e)]
+            if not bad:
+                raise
+            raise type(e)(f"sample '{s.id}': column {', '.join(repr(b) for b in bad)}: {e} (taco-cpp stores bool, "
+                          "int32, int64, float, double, string, binary, timestamp[us], and lists and structs of "
+                          "them)") from e
     return n
 
 

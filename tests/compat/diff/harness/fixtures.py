@@ -19,6 +19,10 @@ script's WORKDIR under the path given in INPUTS:
                                      s1, s2 > bands b1.tif, b2.tif) and cat/.tacocat/ made by
                                      create_tacocat: 8 tiles x 2 sensors x 2 bands
   tifs           tifs/               img0.tif..img3.tif (2 bands) and mask0.tif..mask3.tif (1 band)
+  legacy         legacy/             Tortilla 0.5 / TACO v1 BLOB files (spec layout P3), written here
+                                     byte by byte (no upstream writer of them is installable):
+                                     flat.tortilla (a0, a1 GTiff, notes BYTES) and nested.taco
+                                     (t0, t1 TORTILLA > img GTiff, msk GTiff; readme BYTES; COLLECTION)
 
 Everything is deterministic (pixel values, ids, times), so two builds give the same datasets.
 Adding an input: a builder function below and a line in INPUTS (small, mergeable edits).
@@ -173,6 +177,67 @@ def _cat_part(src: pathlib.Path, part: int):
     return taco(Tortilla(tiles), "cat")
 
 
+def _blob(items: list, taco_collection: dict | None = None) -> bytes:
+    """A P3 Tortilla (magic #y) or, with a collection, a TACO v1 (magic WX; COLLECTION JSON
+    appended, CO/CL at bytes 26/34). items: (id, file_format, data bytes, extra columns); the
+    footer is written as pytortilla wrote it (pandas -> pyarrow, zstd 22, no dictionary)."""
+    import io
+
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows, offset = [], 200
+    for sid, fmt, data, extra in items:
+        rows.append({"tortilla:id": sid, "tortilla:file_format": fmt, "tortilla:offset": offset,
+                     "tortilla:length": len(data), **extra})
+        offset += len(data)
+    sink = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(pd.DataFrame(rows)), sink, compression="zstd", compression_level=22,
+                   use_dictionary=False)
+    footer = sink.getvalue()
+    body = b"".join(d for _, _, d, _ in items)
+    head = bytearray(200)
+    head[0:2] = b"WX" if taco_collection is not None else b"#y"
+    head[2:10] = offset.to_bytes(8, "little")
+    head[10:18] = len(footer).to_bytes(8, "little")
+    head[18:26] = (1).to_bytes(8, "little")
+    out = bytes(head) + body + footer
+    if taco_collection is not None:
+        import json
+
+        coll = json.dumps(taco_collection).encode()
+        out = out[:26] + len(out).to_bytes(8, "little") + len(coll).to_bytes(8, "little") + out[42:] + coll
+    return out
+
+
+def _legacy(dest: pathlib.Path, src: pathlib.Path) -> None:
+    def tif(name: str, bands: int, seed: int) -> bytes:
+        write_tif(src / name, bands, seed)
+        return (src / name).read_bytes()
+
+    def meta(k: int, split: str) -> dict:
+        return {"tortilla:data_split": split, "stac:crs": CRS,
+                "stac:geotransform": [500000.0 + k * 80.0, 10.0, 0.0, 4500000.0, 0.0, -10.0],
+                "stac:raster_shape": [8, 8], "stac:time_start": 1672531200 + k * 86400,
+                "stac:centroid": f"POINT (-2.99{k} 40.6{k})", "cloud": k * 12.5}
+
+    flat = [("a0", "GTiff", tif("a0.tif", 2, 70), meta(0, "train")),
+            ("a1", "GTiff", tif("a1.tif", 1, 71), meta(1, "test")),
+            ("notes", "BYTES", b"legacy notes\n", meta(2, "train"))]
+    (dest / "flat.tortilla").write_bytes(_blob(flat))
+    tops = []
+    for t in range(2):
+        kids = [("img", "GTiff", tif(f"t{t}img.tif", 2, 80 + t), meta(t, "train")),
+                ("msk", "GTiff", tif(f"t{t}msk.tif", 1, 90 + t), meta(t, "train"))]
+        tops.append((f"t{t}", "TORTILLA", _blob(kids), meta(t, "validation")))
+    tops.append(("readme", "BYTES", b"nested legacy dataset\n", meta(3, "test")))
+    collection = {"id": "nested-v1", "dataset_version": "0.1.0", "description": "a TACO v1 test file",
+                  "licenses": ["CC-BY-4.0"], "providers": [{"name": "lab", "roles": ["producer"]}],
+                  "task": "segmentation"}
+    (dest / "nested.taco").write_bytes(_blob(tops, collection))
+
+
 def build(name: str, out_root: pathlib.Path) -> None:
     src = out_root / ("_src_" + name)
     if src.exists():
@@ -197,6 +262,9 @@ def build(name: str, out_root: pathlib.Path) -> None:
         for p in (0, 1):
             write(_cat_part(src / f"p{p}", p), cat / f"part{p}.tacozip", "zip")
         create_tacocat([str(cat / "part0.tacozip"), str(cat / "part1.tacozip")], str(cat))
+    elif name == "legacy":
+        (dest / "legacy").mkdir()
+        _legacy(dest / "legacy", src)
     elif name == "tifs":
         for k in range(4):
             write_tif(dest / "tifs" / f"img{k}.tif", 2, 50 + k)
@@ -216,6 +284,7 @@ INPUTS = {
     "deep_folder": "deep_folder/",
     "tacocat": "cat/",
     "tifs": "tifs/",
+    "legacy": "legacy/",
 }
 
 
