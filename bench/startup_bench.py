@@ -57,9 +57,11 @@ def main() -> int:
             level0.write_bytes(f.read(length))
         rows = len(taco_cpp.load(zip_path))
 
-        engines = _native._engines_started()
-        assert len(taco_cpp.load(zip_path)) == rows
-        lazy_engines = _native._engines_started() - engines
+        lazy_engines = "not counted by this build"
+        if hasattr(_native, "_engines_started"):
+            engines = _native._engines_started()
+            assert len(taco_cpp.load(zip_path)) == rows
+            lazy_engines = _native._engines_started() - engines
 
         calls = args.repeat * 20
         table = []
