@@ -117,6 +117,8 @@ bench: build peers-venv fixtures
 	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/python_bench.py"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco
+	@echo "== bench/startup_bench.py (load() of the demo ZIP, load() + .data, taco --version)"
+	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/startup_bench.py --taco $(BUILD)/taco
 	@echo "== bench/r_bench.py (R as.data.frame() vs Python .to_pandas() on a 100,000-row level)"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/r_bench.py --build $(BUILD)
 	@echo "== bench/torch_bench.py (DataLoader samples/s; data generated once in $(BUILD)/bench/torch_data)"

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "errors.h"
+#include "taco/diagnostics.h"
 #include "taco/log.h"
 #include "taco/version.h"
 
@@ -33,4 +34,6 @@ NB_MODULE(_native, m) {
     throw taco::py::StatusError(static_cast<taco::StatusCode>(code), std::string(message.c_str(), message.size()));
   });
   m.def("_raise_cpp_exception", [](const std::string& message) { throw std::logic_error(message); });
+  // For the tests of laziness (taco/diagnostics.h): SQL engines started by this process.
+  m.def("_engines_started", []() { return taco::EnginesStarted(); });
 }

@@ -5,11 +5,20 @@
 #include <vector>
 
 #include "read/dataset_state.h"
+#include "table/table_arrow.h"
 #include "taco/dataset.h"
 
 namespace taco {
 
 Status Dataset::ExportArrow(bool raw, ArrowArrayStream* out) const {
+  if (view_ == "data_raw" && data_view_ == "data") {  // the whole dataset: maybe without the engine
+    auto direct = DirectLevelRows(*state_, raw);
+    if (!direct.ok()) return state_->Prefixed(direct.status());
+    if (*direct && table::CanExportTableArrow(**direct)) {
+      Status st = table::TableToArrowStream(**direct, out);
+      if (st.ok() || st.code() != StatusCode::kNotSupported) return st;
+    }
+  }
   std::string select = "SELECT * FROM " + (raw ? view_ : data_view_);
   if (!raw && data_view_ == view_) {
     // A view whose hidden columns were not split off into a `_data` view (Data() hides

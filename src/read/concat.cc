@@ -204,7 +204,8 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                    datasets[i]->collection().value("taco:pit_schema", nlohmann::ordered_json()));
     }
   }
-  TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<table::Engine> opened, table::Engine::Open());
+  state->engine.Adopt(std::move(opened));
   table::Engine& engine = *state->engine;
   TACO_RETURN_IF_ERROR(engine.Execute("SET TimeZone = 'UTC'"));
   // External files only when every source allowed them (read/user_sql.h).

@@ -21,6 +21,7 @@
 #include "read/user_sql.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
+#include "table/parquet_footer.h"
 #include "table/wkb_functions.h"
 #include "taco/io.h"
 #include "taco/log.h"
@@ -53,6 +54,15 @@ Status Dataset::State::CheckLevel(int level) const {
 
 namespace {}  // namespace
 
+namespace {
+
+Status TooManyRows(const Dataset::State& d, int level, const std::string& rows) {
+  return Status::Corruption(d.path + ": METADATA/level" + std::to_string(level) + ".parquet claims " + rows +
+                            " rows, more than the " + std::to_string(util::kMaxLevelRows) + " allowed");
+}
+
+}  // namespace
+
 // util/limits.h: the rows a level's Parquet footer claims (count(*) is answered from the
 // footer, no row is read), so that no later query tries to materialize 10^12 rows.
 Status CheckLevelRows(Dataset::State& d, int level) {
@@ -61,9 +71,7 @@ Status CheckLevelRows(Dataset::State& d, int level) {
   const Value& v = count->columns.at(0).values.at(0);
   const int64_t rows = v.is<int64_t>() ? v.get<int64_t>() : 0;
   if (rows >= 0 && static_cast<uint64_t>(rows) <= util::kMaxLevelRows) return Status::OK();
-  return Status::Corruption(d.path + ": METADATA/level" + std::to_string(level) + ".parquet claims " +
-                            std::to_string(rows) + " rows, more than the " + std::to_string(util::kMaxLevelRows) +
-                            " allowed");
+  return TooManyRows(d, level, std::to_string(rows));
 }
 
 namespace {
@@ -75,15 +83,41 @@ Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader, bool verify
     Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(*reader);
     if (!pages.ok()) return pages.status();
   }
-  if (d.level_readers.size() <= static_cast<size_t>(level)) d.level_readers.resize(static_cast<size_t>(level) + 1);
-  d.level_readers[static_cast<size_t>(level)] = reader;
-  std::string mounted = d.engine->Mount(std::move(reader), "level" + std::to_string(level) + ".parquet");
-  Status st = d.engine->Execute("CREATE VIEW level" + std::to_string(level) + "_table AS SELECT * FROM read_parquet(" +
-                                table::QuoteString(mounted) + ")");
-  if (!st.ok()) return st;
-  TACO_RETURN_IF_ERROR(CheckLevelRows(d, level));
+  const size_t at = static_cast<size_t>(level);
+  if (d.level_readers.size() <= at) d.level_readers.resize(at + 1);
+  if (d.level_footers.size() <= at) d.level_footers.resize(at + 1);
+  // The footer without the engine: the row limit is checked now, the views come later.
+  TACO_ASSIGN_OR_RETURN(d.level_footers[at], table::ReadParquetFooter(*reader, "id"));
+  const auto& footer = d.level_footers[at];
+  if (footer && footer->rows > util::kMaxLevelRows) return TooManyRows(d, level, std::to_string(footer->rows));
+  d.level_readers[at] = std::move(reader);
   d.num_levels = std::max(d.num_levels, level + 1);
   return Status::OK();
+}
+
+// The engine setup of a ZIP or FOLDER dataset, deferred to its first statement: the level
+// tables over the readers AddLevel kept.
+Status MountLevels(Dataset::State& d) {
+  for (int level = 0; level < d.num_levels; ++level) {
+    const size_t at = static_cast<size_t>(level);
+    std::string mounted = d.engine->Mount(d.level_readers.at(at), "level" + std::to_string(level) + ".parquet");
+    Status st = d.engine->Execute("CREATE VIEW level" + std::to_string(level) +
+                                  "_table AS SELECT * FROM read_parquet(" + table::QuoteString(mounted) + ")");
+    if (!st.ok()) return st;
+    if (!d.level_footers[at]) TACO_RETURN_IF_ERROR(CheckLevelRows(d, level));
+  }
+  return Status::OK();
+}
+
+// True when the engine may start later: every level footer was understood and names the
+// columns the level views select (`id`, `type`). Else the engine starts while opening, so
+// that a file only DuckDB can judge fails the open as it always did.
+bool CanDeferEngine(const Dataset::State& d) {
+  if (d.num_levels == 0 || d.level_footers.size() != static_cast<size_t>(d.num_levels)) return false;
+  for (const auto& footer : d.level_footers) {
+    if (!footer || !footer->has_column("id") || !footer->has_column("type")) return false;
+  }
+  return true;
 }
 
 // util/limits.h: checked on the size before the file is read.
@@ -232,12 +266,32 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
     // Legacy BLOB files store their samples without ZIP local headers: no CRC to check.
     state->verify_crc = options.verify_crc && state->layout->samples_have_crc();
     state->allow_external_rasters = options.allow_external_rasters || ext::internal::ExternalRastersAllowedByConfig();
-    TACO_ASSIGN_OR_RETURN(state->engine, table::Engine::Open());
-    // Date filters reduce instants to UTC calendar dates (FORMAT §6.6), whatever the local zone.
-    TACO_RETURN_IF_ERROR(state->engine->Execute("SET TimeZone = 'UTC'"));
-    // Before any view exists: the dataset's own files are read through the sandbox too.
     state->allow_external_sql = options.allow_external_sql;
-    TACO_RETURN_IF_ERROR(read::SandboxUserSql(*state->engine, options.allow_external_sql));
+    // What starting the engine does first. Date filters reduce instants to UTC calendar dates
+    // (FORMAT §6.6), whatever the local zone; the sandbox comes before any view exists, so
+    // the dataset's own files are read through it too.
+    auto prepare = [allow = options.allow_external_sql](table::Engine& engine) -> Status {
+      TACO_RETURN_IF_ERROR(engine.Execute("SET TimeZone = 'UTC'"));
+      return read::SandboxUserSql(engine, allow);
+    };
+    // Then the functions and views over the levels the format's Open found.
+    Dataset::State* raw = state.get();  // the engine is a member of *raw: it never outlives it
+    auto finish = [raw]() -> Status {
+      TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*raw->engine));
+      TACO_RETURN_IF_ERROR(read::RegisterPathGuards(*raw->engine, raw->path));
+      return CreateLevelViews(*raw);
+    };
+    const bool deferrable = format == DatasetFormat::kZip || format == DatasetFormat::kFolder;
+    if (deferrable) {
+      state->engine.set_setup([prepare, finish, raw](table::Engine& engine) -> Status {
+        TACO_RETURN_IF_ERROR(prepare(engine));
+        TACO_RETURN_IF_ERROR(MountLevels(*raw));
+        return finish();
+      });
+    } else {  // TACOCAT and legacy datasets build their levels with the engine
+      state->engine.set_setup(prepare);
+      TACO_RETURN_IF_ERROR(state->engine.Start());
+    }
     switch (format) {
       case DatasetFormat::kZip:
         TACO_RETURN_IF_ERROR(OpenZip(*state, options));
@@ -248,9 +302,11 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
       case DatasetFormat::kLegacy: TACO_RETURN_IF_ERROR(read::OpenLegacy(*state, options)); break;
     }
     state->roots = {state->vsi_root};  // TACOCAT: the base directory set by OpenTacocat
-    TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(*state->engine));
-    TACO_RETURN_IF_ERROR(read::RegisterPathGuards(*state->engine, state->path));
-    TACO_RETURN_IF_ERROR(CreateLevelViews(*state));
+    if (!deferrable) {
+      TACO_RETURN_IF_ERROR(finish());
+    } else if (!CanDeferEngine(*state)) {
+      TACO_RETURN_IF_ERROR(state->engine.Start());
+    }
     auto context = std::make_shared<Frame::Context>();
     context->state = state;
     Log(LogLevel::kVerbose, "opened " + path + ": " + std::string(DatasetFormatName(format)) + ", " +

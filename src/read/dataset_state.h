@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "format/container.h"
+#include "read/lazy_engine.h"
 #include "table/engine.h"
+#include "table/parquet_footer.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
 #include "taco/legacy.h"
@@ -78,7 +80,12 @@ struct Dataset::State {
   // What each stored level was mounted from (index = level), so that a concat can mount it
   // again without reading it a second time (a remote dataset's levels are in memory).
   std::vector<RangeReaderPtr> level_readers;
-  std::unique_ptr<table::Engine> engine;
+  // The SQL engine, started by its first statement (read/lazy_engine.h): ZIP and FOLDER
+  // datasets open without it; TACOCAT, legacy and concat datasets start it while opening.
+  read::LazyEngine engine;
+  // What each stored level's Parquet footer says, read without the engine while opening
+  // (ZIP and FOLDER; index = level); nullopt where it was not read or not understood.
+  std::vector<std::optional<table::ParquetFooterFacts>> level_footers;
   // OpenOptions::allow_external_sql of the engine's sandbox (read/user_sql.h SandboxUserSql).
   bool allow_external_sql = false;
   int num_levels = 0;
@@ -104,6 +111,7 @@ struct Dataset::State {
   // Byte ranges of ZIP samples looked up by archive path for the level views (local ZIP and
   // TACOCAT; read/member_resolver.h). Null else.
   std::shared_ptr<read::MemberResolver> members;
+  std::mutex members_mu;  // guards `members` while it is made (engine setup or DirectLevelRows)
   std::atomic<uint64_t> next_name{0};
   // Runs of container bytes read ahead by Dataset::Prefetch (read/sample_bytes.cc), oldest
   // first, at most kMaxPrefetchBytes in all. The one member of State that changes after
@@ -142,6 +150,12 @@ struct Frame::Context {
 // ZIP ("DATA/a/x.bin"); reads check the member at the sample's offset against it
 // (read/sample_bytes.h ExpectedMember). Hidden like every internal:* column.
 inline constexpr std::string_view kArchivePath = "internal:archive_path";
+
+// The rows of the whole dataset's `data` (raw false) or `data_raw` (raw true) computed without
+// the engine (direct_level.cc), equal to what the views give; nullopt when this dataset or
+// its level 0 needs the engine for them (remote, concat, TACOCAT, legacy, unusual types or
+// values). Errors: reading level 0.
+Result<std::optional<Table>> DirectLevelRows(Dataset::State& state, bool raw);
 
 // Helpers shared by views.cc, filters.cc and navigation.cc.
 bool HasColumn(const std::vector<Column>& columns, std::string_view name);

@@ -129,9 +129,15 @@ Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level) {
 }
 
 Status RegisterMemberResolver(Dataset::State& s) {
-  s.members = std::make_shared<read::MemberResolver>(
-      s.path, s.layout->sample_address() == format::SampleAddress::kContainerRange ? s.container : nullptr);
-  std::shared_ptr<read::MemberResolver> members = s.members;
+  std::shared_ptr<read::MemberResolver> members;
+  {
+    std::lock_guard<std::mutex> lock(s.members_mu);  // DirectLevelRows may have made it
+    if (!s.members) {
+      s.members = std::make_shared<read::MemberResolver>(
+          s.path, s.layout->sample_address() == format::SampleAddress::kContainerRange ? s.container : nullptr);
+    }
+    members = s.members;
+  }
   return table::RegisterMemberGuard(*s.engine, read::kResolvedMember,
                                     [members](int64_t offset, int64_t size, std::string_view path,
                                               std::string_view container, std::string_view id, std::string* range) {
@@ -279,6 +285,11 @@ Result<std::unique_ptr<Dataset>> Dataset::Sql(const std::string& query, bool dat
 }
 
 Result<Table> Dataset::Data() const {
+  if (view_ == "data_raw" && data_view_ == "data") {  // the whole dataset: maybe without the engine
+    auto direct = DirectLevelRows(*state_, false);
+    if (!direct.ok()) return state_->Prefixed(direct.status());
+    if (*direct) return std::move(**direct);
+  }
   auto t = state_->engine->Query("SELECT * FROM " + data_view_);
   if (!t.ok()) return state_->Prefixed(t.status());
   if (data_view_ == view_) return HideInternalColumns(*t);
@@ -286,6 +297,11 @@ Result<Table> Dataset::Data() const {
 }
 
 Result<Table> Dataset::DataRaw() const {
+  if (view_ == "data_raw" && data_view_ == "data") {
+    auto direct = DirectLevelRows(*state_, true);
+    if (!direct.ok()) return state_->Prefixed(direct.status());
+    if (*direct) return std::move(**direct);
+  }
   auto t = state_->engine->Query("SELECT * FROM " + view_);
   if (!t.ok()) return state_->Prefixed(t.status());
   return t;
@@ -293,6 +309,11 @@ Result<Table> Dataset::DataRaw() const {
 
 Result<int64_t> Dataset::RowCount() const {
   std::string sql = "SELECT count(*) FROM " + view_;
+  if (view_ == "data_raw" && !state_->level_footers.empty() && state_->level_footers[0] &&
+      state_->level_footers[0]->ProvesNoValueStartsWith(kPaddingPrefix)) {
+    // The footer's row count when its `id` statistics prove there is no padding row: no engine.
+    return static_cast<int64_t>(state_->level_footers[0]->rows);
+  }
   if (view_ == "data_raw") {
     // The whole level 0: all rows (from Parquet metadata) minus the padding rows, asked as a
     // range that is exactly "starts with the prefix" (the next string after every such id

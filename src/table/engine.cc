@@ -3,6 +3,7 @@
 #include "table/engine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <thread>
@@ -432,6 +433,7 @@ struct Engine::Impl {
   uint64_t next_temp = 0;
   std::string error_label;
   std::string permission_hint;  // Sandbox(): appended to DuckDB's Permission Errors
+  Status failed;                // Engine::Failed(): every statement returns it (no db, no con)
   // One statement at a time on `con` (a DuckDB connection is not thread-safe; each
   // statement still runs on DuckDB's worker threads). Recursive: ToParquet and ReadParquet
   // call the other methods.
@@ -493,6 +495,7 @@ struct Engine::Impl {
 
   // Runs `sql`; returns the result of its last statement or the first error.
   Result<duckdb::unique_ptr<duckdb::MaterializedQueryResult>> Run(const std::string& sql) {
+    if (!failed.ok()) return failed;
     SqlLogLine log_line{sql, std::chrono::steady_clock::now()};
     try {
       duckdb::unique_ptr<duckdb::MaterializedQueryResult> result = con->Query(sql);
@@ -513,6 +516,7 @@ struct Engine::Impl {
   // Runs `sql` with its last statement's rows streamed (fetched chunk by chunk; errors while
   // fetching show in the result's HasError()); the statements before it run to completion.
   Result<duckdb::unique_ptr<duckdb::QueryResult>> RunStreaming(const std::string& sql) {
+    if (!failed.ok()) return failed;
     SqlLogLine log_line{sql, std::chrono::steady_clock::now()};
     try {
       duckdb::unique_ptr<duckdb::QueryResult> result = con->SendQuery(sql);
@@ -538,7 +542,20 @@ Engine::~Engine() {
   }
 }
 
+namespace {
+std::atomic<uint64_t> engines_opened{0};
+}  // namespace
+
+uint64_t EnginesOpened() { return engines_opened.load(); }
+
+std::unique_ptr<Engine> Engine::Failed(Status error) {
+  auto impl = std::make_unique<Impl>();
+  impl->failed = error.ok() ? Status::Internal("the SQL engine did not start") : std::move(error);
+  return std::unique_ptr<Engine>(new Engine(std::move(impl)));
+}
+
 Result<std::unique_ptr<Engine>> Engine::Open() {
+  engines_opened.fetch_add(1);
   auto impl = std::make_unique<Impl>();
   try {
     duckdb::DBConfig config;
@@ -586,6 +603,7 @@ std::string Engine::error_label() const {
 
 Result<std::vector<std::string>> Engine::ParseStatements(const std::string& sql) {
   std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  if (!impl_->failed.ok()) return impl_->failed;
   std::vector<std::string> out;
   try {
     duckdb::Parser parser;
@@ -641,6 +659,7 @@ std::string LeadingKeyword(const std::string& sql, idx_t location, idx_t length)
 
 Status Engine::CheckReadOnly(const std::string& sql) {
   std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  if (!impl_->failed.ok()) return impl_->failed;
   const std::string shown = Abbreviate(impl_->error_label.empty() ? sql : impl_->error_label);
   std::string refused;
   try {
@@ -716,6 +735,7 @@ Status Engine::QueryArrow(const std::string& sql, ArrowArrayStream* out) {
 
 Status Engine::CreateTable(const std::string& name, const Table& table) {
   std::lock_guard<std::recursive_mutex> lock(impl_->mu);
+  if (!impl_->failed.ok()) return impl_->failed;
   const std::string where = "table \"" + name + "\"";
   if (table.columns.empty()) return Status::InvalidArgument(where + ": no columns");
   std::string ddl = "CREATE OR REPLACE TEMP TABLE " + QuoteIdentifier(name) + " (";

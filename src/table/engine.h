@@ -55,6 +55,10 @@ struct ParquetWriteOptions {
 class Engine {
  public:
   static Result<std::unique_ptr<Engine>> Open();
+  // An engine without a database whose every statement (Execute, Query, QueryArrow,
+  // ParseStatements, CheckReadOnly, Sandbox, CreateTable, ToParquet, ReadParquet) returns
+  // `error`: what a lazily started engine (read/lazy_engine.h) hands out when starting failed.
+  static std::unique_ptr<Engine> Failed(Status error);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -150,6 +154,10 @@ class ScopedErrorLabel {
 // guard_functions.h, or error('taco-refused: ...') in SQL) becomes the InvalidArgument Status
 // holding the text after the marker alone: a refusal explains itself, without the SQL.
 inline constexpr std::string_view kRefusalMarker = "taco-refused: ";
+
+// How many engines Engine::Open() has opened in this process (tests of laziness read it
+// through taco/diagnostics.h EnginesStarted()).
+uint64_t EnginesOpened();
 
 // SQL identifier in double quotes, inner quotes doubled: a"b → "a""b".
 std::string QuoteIdentifier(std::string_view name);

@@ -1,0 +1,86 @@
+"""Start-up benchmark of taco_cpp and the taco CLI (`make bench`, issue 28), ratios from one run:
+
+  1. taco_cpp.load() of the 48-row demo ZIP (`taco demo`), in-process, against
+     pyarrow.parquet.read_metadata of the same level0.parquet (opening a Parquet file: the
+     least a reader of the dataset must do); goal: load() <= 0.5 ms;
+  2. load() + .data against pyarrow.parquet.read_table of that level0.parquet; goal <= 1.5x;
+  3. `taco --version` against `gdalinfo --version` (process start-up with GDAL linked);
+     goal <= 1.0x.
+Also how many SQL engines loading and len() started (0 when the engine is lazy).
+
+Each figure is the median of --repeat runs (in-process rows: --repeat x 20 calls).
+"""
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def median_seconds(fn, repeat: int) -> float:
+    fn()  # warm-up (page cache, lazy imports)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def process_seconds(argv, repeat: int) -> float:
+    return median_seconds(lambda: subprocess.run(argv, capture_output=True, check=True), repeat)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--taco", required=True, help="the taco CLI")
+    ap.add_argument("--repeat", type=int, default=15)
+    args = ap.parse_args()
+
+    import pyarrow.parquet as pq
+
+    import taco_cpp
+    from taco_cpp import _native
+
+    with tempfile.TemporaryDirectory(prefix="taco-startup-bench-") as tmp:
+        tmp = Path(tmp)
+        subprocess.run([args.taco, "demo", str(tmp / "demo")], capture_output=True, check=True)
+        zip_path = next((tmp / "demo").rglob("*.tacozip"))
+        offset, length = taco_cpp.info(zip_path)["header"][0].values()
+        level0 = tmp / "level0.parquet"
+        with open(zip_path, "rb") as f:
+            f.seek(offset)
+            level0.write_bytes(f.read(length))
+        rows = len(taco_cpp.load(zip_path))
+
+        lazy_engines = "not counted by this build"
+        if hasattr(_native, "_engines_started"):
+            engines = _native._engines_started()
+            assert len(taco_cpp.load(zip_path)) == rows
+            lazy_engines = _native._engines_started() - engines
+
+        calls = args.repeat * 20
+        table = []
+        table.append(("load() (demo ZIP)", median_seconds(lambda: taco_cpp.load(zip_path), calls),
+                      "pq.read_metadata", median_seconds(lambda: pq.read_metadata(level0), calls)))
+        table.append(("load() + .data", median_seconds(lambda: taco_cpp.load(zip_path).data, calls),
+                      "pq.read_table", median_seconds(lambda: pq.read_table(level0), calls)))
+        gdalinfo = shutil.which("gdalinfo")
+        if gdalinfo:
+            table.append(("taco --version", process_seconds([args.taco, "--version"], args.repeat),
+                          "gdalinfo --version", process_seconds([gdalinfo, "--version"], args.repeat)))
+
+    print(f"startup_bench: demo ZIP of {rows} rows, median of {calls} calls in-process / {args.repeat} processes; "
+          f"SQL engines started by load() + len(): {lazy_engines}")
+    print(f"{'operation':<20} {'taco':>10} {'reference':<20} {'ref':>10} {'ratio':>7}")
+    for name, a, ref_name, b in table:
+        print(f"{name:<20} {a * 1e3:>8.3f}ms {ref_name:<20} {b * 1e3:>8.3f}ms {a / b:>7.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
