@@ -84,6 +84,12 @@ class Container {
   // The metadata can be rewritten inside the one file (a TACO ZIP: TACO_HEADER, levels and
   // COLLECTION.json; edit --in-place).
   bool metadata_rewritable_in_place() const { return format_ == DatasetFormat::kZip; }
+  // Each level is one stored Parquet file (a ZIP member or a FOLDER file) that can be read on
+  // its own, without the SQL engine (read/lazy_engine.h); TACOCAT and legacy levels are built
+  // by the engine at open.
+  bool levels_are_stored_parquets() const {
+    return format_ == DatasetFormat::kZip || format_ == DatasetFormat::kFolder;
+  }
   // An index over parts written separately (TACOCAT): edited part by part, then indexed again.
   bool indexes_parts() const { return format_ == DatasetFormat::kTacocat; }
 

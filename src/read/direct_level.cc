@@ -38,8 +38,8 @@ const int64_t* Int64At(const Table& t, int column, size_t row) {
 
 Result<std::optional<Table>> DirectLevelRows(Dataset::State& s, bool raw) {
   const std::optional<Table> none;
-  const bool zip = s.format == DatasetFormat::kZip;
-  if ((!zip && s.format != DatasetFormat::kFolder) || s.concatenated || read::IsUrlRoot(s.vsi_root)) return none;
+  if (!s.layout->levels_are_stored_parquets() || s.concatenated || read::IsUrlRoot(s.vsi_root)) return none;
+  const bool zip = s.layout->samples_are_zip_members();  // a ZIP (TACOCAT levels are not stored parquets)
   if (zip && s.container == nullptr) return none;
   if (s.level_footers.empty() || !s.level_footers[0] || !s.level_footers[0]->plain_types) return none;
   if (s.level_readers.empty() || !s.level_readers[0]) return none;
