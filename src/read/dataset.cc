@@ -281,7 +281,8 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
       TACO_RETURN_IF_ERROR(read::RegisterPathGuards(*raw->engine, raw->path));
       return CreateLevelViews(*raw);
     };
-    if (format::Container::For(format).levels_are_stored_parquets()) {
+    const bool deferrable = format::Container::For(format).levels_are_stored_parquets();
+    if (deferrable) {
       state->engine.set_setup([prepare, finish, raw](table::Engine& engine) -> Status {
         TACO_RETURN_IF_ERROR(prepare(engine));
         TACO_RETURN_IF_ERROR(MountLevels(*raw));
