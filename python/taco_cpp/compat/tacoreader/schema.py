@@ -22,6 +22,9 @@ class PITSchema(_PitSchema):
                 if not types or not ids or len(types) != len(ids):
                     raise TacoSchemaError(f"Depth {depth}, pattern {i}: 'type' and 'id' must be non-empty "
                                           f"arrays of one length")
+                for child in types:
+                    if child not in ("FILE", "FOLDER"):
+                        raise TacoSchemaError(f"Depth {depth}, pattern {i}: invalid type '{child}'")
         super().__init__(schema_dict)
 
     def with_n(self, new_n: int) -> "PITSchema":

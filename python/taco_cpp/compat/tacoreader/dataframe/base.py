@@ -17,6 +17,13 @@ from .._translate import translated
 
 _PADDING_PREFIX = "__TACOPAD__"
 _MAX_REPR_ROWS = 20
+_PROTECTED = {"id", "type"}
+
+
+def _check_writable(name: str) -> None:
+    """Refuses a change to a column that read() navigates by (id, type, internal:*)."""
+    if name in _PROTECTED or name.startswith("internal:"):
+        raise ValueError(f"Cannot modify protected column: '{name}' (id, type and internal:* are needed by read())")
 
 
 class TacoDataFrame(ABC):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 from .._exceptions import TacoBackendError
-from .base import _MAX_REPR_ROWS, _PADDING_PREFIX, TacoDataFrame
+from .base import _MAX_REPR_ROWS, _PADDING_PREFIX, TacoDataFrame, _check_writable
 
 # imported on first use (importing pandas costs more than the rest of tacoreader)
 HAS_PANDAS = importlib.util.find_spec("pandas") is not None
@@ -15,13 +15,6 @@ def _pd():
     import pandas
 
     return pandas
-
-_PROTECTED = {"id", "type"}
-
-
-def _check_writable(name: str) -> None:
-    if name in _PROTECTED or name.startswith("internal:"):
-        raise ValueError(f"Cannot modify protected column: '{name}' (id, type and internal:* are needed by read())")
 
 
 class TacoDataFramePandas(TacoDataFrame):

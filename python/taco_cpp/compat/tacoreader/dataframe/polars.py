@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 from .._exceptions import TacoBackendError
-from .base import _MAX_REPR_ROWS, _PADDING_PREFIX, TacoDataFrame
+from .base import _MAX_REPR_ROWS, _PADDING_PREFIX, TacoDataFrame, _check_writable
 
 # imported on first use (importing polars costs more than the rest of tacoreader)
 HAS_POLARS = importlib.util.find_spec("polars") is not None
@@ -34,6 +34,13 @@ class TacoDataFramePolars(TacoDataFrame):
         if isinstance(result, _pl().DataFrame):
             return self._wrap_same(result)
         return result
+
+    def __setitem__(self, key: str, value):
+        # polars frames are immutable: the column is replaced (or added) in a new frame
+        _check_writable(key)
+        pl = _pl()
+        column = value.alias(key) if isinstance(value, (pl.Series, pl.Expr)) else pl.Series(key, value)
+        self._data = self._data.with_columns(column)
 
     @property
     def columns(self):

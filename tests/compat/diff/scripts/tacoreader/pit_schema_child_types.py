@@ -1,0 +1,12 @@
+"""tacoreader.schema.PITSchema refuses a child type that is neither FILE nor FOLDER."""
+# parity: R49 (PARITY.md, tacoreader 2.4.21; found by tacoreader's own tests on compat)
+import diffkit
+from tacoreader.schema import PITSchema
+
+root = {"n": 2, "type": "FOLDER"}
+out = {
+    "bad_child": diffkit.run(PITSchema, {"root": root, "hierarchy": {"1": [{"type": ["BADTYPE"], "id": ["a"]}]}}),
+    "good_child": diffkit.run(lambda d: PITSchema(d).max_depth(),
+                              {"root": root, "hierarchy": {"1": [{"type": ["FILE", "FOLDER"], "id": ["a", "b"]}]}}),
+}
+diffkit.emit(out)
