@@ -18,13 +18,19 @@ class PITSchema(_PitSchema):
             if not str(depth).isdigit():
                 raise TacoSchemaError(f"Invalid depth key: {depth}\nDepth keys must be numeric strings")
             for i, p in enumerate(patterns):
-                types, ids = p.get("type"), p.get("id")
-                if not types or not ids or len(types) != len(ids):
-                    raise TacoSchemaError(f"Depth {depth}, pattern {i}: 'type' and 'id' must be non-empty "
-                                          f"arrays of one length")
+                where = f"Depth {depth}, pattern {i}"
+                if "type" not in p or "id" not in p:
+                    raise TacoSchemaError(f"{where}: missing required field\nPatterns must have both 'type' and 'id'")
+                types, ids = p["type"], p["id"]
+                if not types:
+                    raise TacoSchemaError(f"{where}: type array empty")
+                if not ids:
+                    raise TacoSchemaError(f"{where}: id array empty")
+                if len(types) != len(ids):
+                    raise TacoSchemaError(f"{where}: type and id arrays differ\nType: {len(types)}, ID: {len(ids)}")
                 for child in types:
                     if child not in ("FILE", "FOLDER"):
-                        raise TacoSchemaError(f"Depth {depth}, pattern {i}: invalid type '{child}'")
+                        raise TacoSchemaError(f"{where}: invalid type '{child}'")
         super().__init__(schema_dict)
 
     def with_n(self, new_n: int) -> "PITSchema":
