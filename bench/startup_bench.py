@@ -13,22 +13,12 @@ Each figure is the median of --repeat runs (in-process rows: --repeat x 20 calls
 
 import argparse
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-
-def median_seconds(fn, repeat: int) -> float:
-    fn()  # warm-up (page cache, lazy imports)
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+from python_bench import median_seconds  # bench/ is the script's directory
 
 
 def process_seconds(argv, repeat: int) -> float:

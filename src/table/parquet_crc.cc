@@ -12,6 +12,7 @@ namespace taco::table {
 namespace {
 
 using thrift::CompactReader;
+using thrift::Fields;
 
 struct ChunkRange {
   int64_t data_page = -1;
@@ -24,15 +25,6 @@ std::string Hex32(uint32_t v) {
   char buf[16];
   std::snprintf(buf, sizeof(buf), "0x%08x", v);
   return buf;
-}
-
-// Reads the fields of the struct `r` is in; on_field reads or skips each value.
-template <typename F>
-void Fields(CompactReader& r, F on_field) {
-  int16_t id = 0;
-  uint8_t t = 0;
-  while (r.NextField(&id, &t)) on_field(id, t);
-  r.EndStruct();
 }
 
 void ParseColumnMeta(CompactReader& r, ChunkRange* c) {

@@ -9,6 +9,7 @@ namespace taco::table {
 namespace {
 
 using thrift::CompactReader;
+using thrift::Fields;
 
 constexpr uint64_t kTailBytes = 64 * 1024;
 constexpr uint64_t kMaxFooterBytes = uint64_t{64} << 20;
@@ -17,14 +18,6 @@ uint32_t LittleU32(const char* p) {
   return static_cast<uint32_t>(static_cast<uint8_t>(p[0])) | static_cast<uint32_t>(static_cast<uint8_t>(p[1])) << 8 |
          static_cast<uint32_t>(static_cast<uint8_t>(p[2])) << 16 |
          static_cast<uint32_t>(static_cast<uint8_t>(p[3])) << 24;
-}
-
-template <typename F>
-void Fields(CompactReader& r, F on_field) {
-  int16_t id = 0;
-  uint8_t t = 0;
-  while (r.NextField(&id, &t)) on_field(id, t);
-  r.EndStruct();
 }
 
 // Statistics: max_value (5) and min_value (6); the deprecated max (1) / min (2) are ignored

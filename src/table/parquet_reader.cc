@@ -21,6 +21,7 @@ namespace {
 
 using namespace parquet;  // NOLINT: the format's enums
 using thrift::CompactReader;
+using thrift::Fields;
 
 constexpr size_t kMaxPageBytes = 64u << 20;
 // Level entries of one column chunk (a list column has more than one per row): bounds the
@@ -66,17 +67,6 @@ struct Footer {
   std::vector<RowGroup> groups;
   int64_t num_rows = -1;  // FileMetaData.num_rows: must be the row groups' sum
 };
-
-// Reads fields of the struct `r` is in, calling on_field(id, type) for each; the callback
-// reads or skips the value. Returns !r.failed().
-template <typename F>
-bool Fields(CompactReader& r, F on_field) {
-  int16_t id = 0;
-  uint8_t t = 0;
-  while (r.NextField(&id, &t)) on_field(id, t);
-  r.EndStruct();
-  return !r.failed();
-}
 
 void ParseLogical(CompactReader& r, Element* e) {
   Fields(r, [&](int16_t id, uint8_t t) {

@@ -277,6 +277,17 @@ class CompactReader {
   std::vector<int16_t> last_{0};
 };
 
+// Reads the fields of the struct `r` is in: on_field(id, type) reads or skips each value;
+// then ends the struct. Returns !r.failed().
+template <typename F>
+bool Fields(CompactReader& r, F on_field) {
+  int16_t id = 0;
+  uint8_t t = 0;
+  while (r.NextField(&id, &t)) on_field(id, t);
+  r.EndStruct();
+  return !r.failed();
+}
+
 }  // namespace taco::table::thrift
 
 #endif  // TACO_TABLE_THRIFT_COMPACT_H_
