@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -110,13 +112,18 @@ void RemoveStaleTemporaries(const fs::path& dir, const std::string& name) {
   for (const fs::path& p : stale) fs::remove_all(p, ec);
 }
 
-// Removes a temporary tree, retrying while a writer thread still adds to it.
+// Removes a temporary tree, retrying while a writer thread still adds to it. Once the root is
+// gone nothing re-creates it (writers make one directory level at a time below it), so the
+// retries only race writers creating entries in directories not yet removed; on a loaded
+// machine a tight loop can lose that race every time, hence the growing pauses (at most about
+// 1.5 s in all before giving up).
 void RemoveTree(const std::string& path) {
-  for (int attempt = 0; attempt < 20; ++attempt) {
+  for (int attempt = 0; attempt < 60; ++attempt) {
     std::error_code ec;
     fs::remove_all(path, ec);
     struct stat st;
     if (::lstat(path.c_str(), &st) != 0) return;
+    if (attempt >= 5) std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt, 40)));
   }
 }
 
