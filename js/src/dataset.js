@@ -6,14 +6,15 @@
 //   TACOCAT         URL of .../.tacocat or .../__TACOCAT__, a     .tacocat/ files or the __TACOCAT__
 //                   Blob of __TACOCAT__ (+ options.parts), or a   header ranges / (offset, size) in
 //                   map holding .tacocat/ or __TACOCAT__           the ZIP named by internal:source_file
-//   TACOLLECTION    URL of a .json, or a map holding one          its parts (taco:sources.files),
-//                   (taco:sources)                                routed by bbox/datetime, then unioned
+//   TACOLLECTION    URL of a .json, or a map holding one          its parts (taco:sources.files,
+//                   (taco:sources)                                ZIPs), unioned as Dataset::Concat
 //
 // Request budget (remote): ZIP open = 2 requests (the first 64 KiB holding TACO_HEADER, then
 // one ranged GET spanning every level Parquet and COLLECTION.json); a sample = 1 request. FOLDER
 // and `.tacocat/` open = COLLECTION.json + one request per level (in parallel); `__TACOCAT__`
-// open = 2; a sample = 1 (a FOLDER file's first 64 KiB, a TACOCAT part's range).
-import { describeContainer, zipMembers } from './container.js';
+// open = 2; a sample = 1 (a FOLDER file's first 64 KiB, a TACOCAT part's range). Every ZIP
+// member read is checked (name, CRC-32) by the wasm build of zip::ReadVerifiedMember.
+import { describeContainer, readMember, zipMembers } from './container.js';
 import { engine, tableRows } from './engine.js';
 import { parquetToIpc } from './parquet.js';
 import { BlobTree, HttpTree, RequestCounter, fileMap, openSource } from './source.js';
@@ -27,6 +28,11 @@ export function quoteLiteral(text) {
 }
 export function quoteIdentifier(text) {
   return `"${String(text).replace(/"/g, '""')}"`;
+}
+
+// `dir` + '/' + `name` (one '/').
+function joinPath(dir, name) {
+  return dir.endsWith('/') ? dir + name : `${dir}/${name}`;
 }
 
 function parseJson(bytes, what) {
@@ -108,7 +114,10 @@ export class Dataset {
     }
     const key = `${level}:${parent ? `${parent.sourcePart ?? ''}|${parent.sourceFile ?? ''}|${parent.currentId}` : ''}`;
     if (!this.rowCache.has(key)) {
-      const rows = await this.sql(`SELECT * FROM level${level}_table WHERE ${where} ORDER BY ${this.orderBy}`);
+      // A ZIP's rows come from its level views (ranges looked up by archive path); a
+      // TACOCAT's from the stored tables in stored order (ids restart in every part).
+      const from = this.format === 'tacocat' ? `level${level}_table` : `(SELECT * EXCLUDE ("internal:gdal_vsi") FROM level${level})`;
+      const rows = await this.sql(`SELECT * FROM ${from} WHERE ${where} ORDER BY ${this.orderBy}`);
       this.rowCache.set(key, rows);
     }
     return [...this.rowCache.get(key)];
@@ -189,9 +198,43 @@ export class Dataset {
     return this.readMember(this.source, s);
   }
 
-  // The bytes of a ZIP member at (offset, size) of `source`.
+  // The archive path a sample's member must have (stored_member.h MemberName): the exact path
+  // when the row gives it (level 0, or internal:relative_path), else its last part, the id.
+  static memberName(s) {
+    const meta = s.type === 'FOLDER' ? '__meta__' : '';
+    if (s.level === 0) return { exact: `DATA/${s.id}${s.type === 'FOLDER' ? '/__meta__' : ''}` };
+    const rel = s.row?.['internal:relative_path'];
+    if (typeof rel === 'string') return { exact: `DATA/${rel}${meta}` };
+    return { lastPart: s.type === 'FOLDER' ? '__meta__' : s.id };
+  }
+
+  // The bytes of a sample's ZIP member at (offset, size) of `source`: one read, the member's
+  // name and CRC-32 checked (readMember). When the stored range is another member's (metadata
+  // written by tacotoolbox with shifted offsets), the member is looked up by its archive path
+  // in the central directory, as the native reader does, and read from there.
   async readMember(source, s) {
-    return source.read(s.offset, s.size);
+    const expected = Dataset.memberName(s);
+    const what = `sample '${s.path}' in ${source.name}`;
+    const checkCrc = this.verifyCrc !== false;
+    // A part not read yet (TACOCAT, TACOLLECTION): its first read, header window + data +
+    // trailer, also gives its size.
+    if (source.size == null && source.learnSize) {
+      const from = Math.max(0, s.offset - kLocalHeaderWindow);
+      await source.learnSize(from, s.offset + s.size + kDataDescriptorMax - from);
+    }
+    try {
+      return await readMember(source, s.offset, s.size, { expected, what, checkCrc });
+    } catch (e) {
+      if (!expected.exact || !/not the sample's/.test(e.message)) throw e;
+      if (!this.directories) this.directories = new Map();
+      if (!this.directories.has(source)) this.directories.set(source, zipMembers(source, { resolve: false }));
+      const member = (await this.directories.get(source)).find((m) => m.name === expected.exact);
+      if (!member) throw e;
+      const header = await source.read(member.header, 30);
+      const view = new DataView(header.buffer, header.byteOffset, 30);
+      const data = member.header + 30 + view.getUint16(26, true) + view.getUint16(28, true);
+      return readMember(source, data, member.size, { expected, what, checkCrc });
+    }
   }
 
   /**
@@ -238,29 +281,91 @@ async function describeColumns(conn, relation) {
 
 // level<i>_table from each level Parquet; level<i> views with internal:gdal_vsi, padding
 // hidden; data_raw and data (views.cc CreateLevelViews); then the bbox/datetime selection.
-async function buildViews(conn, schema, format, levelBytes, root, name, filter) {
+async function buildViews(conn, schema, format, levelBytes, root, name, members) {
   for (let i = 0; i < levelBytes.length; i += 1) {
     const ipc = await parquetToIpc(levelBytes[i], `${name}: METADATA/level${i}.parquet`);
     await conn.insertIPC(ipc, schema, `level${i}_table`);
   }
+  if (members) await insertMembers(conn, schema, members.list, members.source, levelBytes.length);
   const rootSql = quoteLiteral(root);
   for (let i = 0; i < levelBytes.length; i += 1) {
+    let rows = `${schema}.level${i}_table`;
+    if (members) rows = await resolvedRows(conn, schema, i);
     await conn.query(
-      `CREATE VIEW ${schema}.level${i} AS SELECT *, ${gdalVsiExpression(format, i, rootSql)} AS "internal:gdal_vsi" FROM ${schema}.level${i}_table WHERE ${notPadding}`,
+      `CREATE VIEW ${schema}.level${i} AS SELECT *, ${gdalVsiExpression(format, i, rootSql)} AS "internal:gdal_vsi" FROM ${rows} WHERE ${notPadding}`,
     );
   }
-  return finishViews(conn, schema, levelBytes.length, name, filter);
+  return finishViews(conn, schema, levelBytes.length);
 }
 
-async function finishViews(conn, schema, numLevels, name, filter) {
+async function finishViews(conn, schema, numLevels) {
   const levelColumns = [];
   for (let i = 0; i < numLevels; i += 1) levelColumns.push(await describeColumns(conn, `${schema}.level${i}`));
-  void filter;
   await conn.query(`CREATE VIEW ${schema}.data_raw AS SELECT * FROM ${schema}.level0`);
   const hidden = (c) => c.name.startsWith('internal:') && c.name !== 'internal:gdal_vsi';
   const visible = levelColumns[0].filter((c) => !hidden(c)).map((c) => quoteIdentifier(c.name));
   await conn.query(`CREATE VIEW ${schema}.data AS SELECT ${visible.join(', ')} FROM ${schema}.data_raw`);
   return levelColumns;
+}
+
+// The archive path of a row of level `level` (SQL over t), or null when it cannot be known
+// (a level below 0 without internal:relative_path).
+function archivePathSql(level, cols) {
+  if (level === 0) return `'DATA/' || t.id || CASE t.type WHEN 'FOLDER' THEN '/__meta__' ELSE '' END`;
+  if (cols.includes('internal:relative_path')) return `'DATA/' || t."internal:relative_path" || CASE t.type WHEN 'FOLDER' THEN '__meta__' ELSE '' END`;
+  return null;
+}
+
+// A stored range is its member's when it starts right after that member's local header
+// (30 bytes, the name, at most 64 KiB of extra field) and has the member's size.
+const fitsMember = `(t."internal:offset" >= m.header + 30 + octet_length(encode(m.name)) AND t."internal:offset" <= m.header + 30 + octet_length(encode(m.name)) + 65535 AND t."internal:size" = m.size)`;
+
+// The ZIP's members as a table (name, local header offset, size, data offset), from its
+// central directory only; the data offset is filled, from the member's local header (one
+// 30-byte read each), only for the members some row names with a range that is not theirs.
+async function insertMembers(conn, schema, members, source, numLevels) {
+  await conn.query(`CREATE TABLE ${schema}.zip_members (name VARCHAR, header BIGINT, size BIGINT, data BIGINT)`);
+  for (let i = 0; i < members.length; i += 1000) {
+    const values = members
+      .slice(i, i + 1000)
+      .map((m) => `(${quoteLiteral(m.name)}, ${m.header}, ${m.size}, NULL)`)
+      .join(', ');
+    await conn.query(`INSERT INTO ${schema}.zip_members VALUES ${values}`);
+  }
+  const wrong = new Set();
+  for (let level = 0; level < numLevels; level += 1) {
+    const cols = (await describeColumns(conn, `${schema}.level${level}_table`)).map((c) => c.name);
+    if (!['id', 'type', 'internal:offset', 'internal:size'].every((c) => cols.includes(c))) continue;
+    const archive = archivePathSql(level, cols);
+    if (!archive) continue;
+    const rows = tableRows(
+      await conn.query(`SELECT m.name FROM ${schema}.level${level}_table t JOIN ${schema}.zip_members m ON m.name = ${archive} WHERE NOT ${fitsMember}`),
+    );
+    for (const r of rows) wrong.add(r.name);
+  }
+  for (const name of wrong) {
+    const m = members.find((x) => x.name === name);
+    const header = await source.read(m.header, 30);
+    const view = new DataView(header.buffer, header.byteOffset, 30);
+    if (view.getUint32(0, true) !== 0x04034b50) throw new Error(`${source.name}: no local header at ${m.header} for member '${name}' (a damaged ZIP)`);
+    const data = m.header + 30 + view.getUint16(26, true) + view.getUint16(28, true);
+    await conn.query(`UPDATE ${schema}.zip_members SET data = ${data} WHERE name = ${quoteLiteral(name)}`);
+  }
+}
+
+// Level `level` of a local ZIP with internal:offset/size of the member its archive path names
+// (views.cc ResolvedLevelSelect, FORMAT §1.5: tacotoolbox writes shifted level-1 offsets
+// when sibling ids are unsorted): DATA/<id> at level 0, DATA/<internal:relative_path> below,
+// '__meta__' appended for a FOLDER. Levels below 0 without internal:relative_path, and rows
+// whose path names no member, keep the stored range.
+async function resolvedRows(conn, schema, level) {
+  const cols = (await describeColumns(conn, `${schema}.level${level}_table`)).map((c) => c.name);
+  const stored = `${schema}.level${level}_table`;
+  if (!['id', 'type', 'internal:offset', 'internal:size'].every((c) => cols.includes(c))) return stored;
+  const archive = archivePathSql(level, cols);
+  if (!archive) return stored;
+  const pick = (column, value) => `CASE WHEN m.name IS NULL OR ${fitsMember} THEN t.${column} ELSE ${value} END AS ${column}`;
+  return `(SELECT t.* REPLACE (${pick('"internal:offset"', 'm.data')}, ${pick('"internal:size"', 'm.size')}) FROM ${stored} t LEFT JOIN ${schema}.zip_members m ON m.name = ${archive})`;
 }
 
 function levelInfo(ranges, levelColumns, files) {
@@ -273,13 +378,12 @@ function levelInfo(ranges, levelColumns, files) {
   }));
 }
 
-// bbox/datetime selections (the core's filter_bbox/filter_datetime) are not in this package
-// yet: asking for one is an error rather than an unfiltered answer.
-function filterOf(options) {
+// bbox/datetime selections (the core's filter_bbox/filter_datetime, TACOLLECTION routing)
+// are not in this package yet: asking for one is an error rather than an unfiltered answer.
+function refuseFilters(options) {
   if (options.bbox != null || (options.datetime != null && options.datetime !== '')) {
     throw new Error('openDataset: the bbox and datetime options are not supported by this package yet');
   }
-  return null;
 }
 
 // ---- single files: a TACO ZIP or a __TACOCAT__ ---------------------------------------------
@@ -287,15 +391,40 @@ function filterOf(options) {
 async function openSingleFile(source, options, partsTree) {
   const container = await describeContainer(source);
   const ranges = [...container.levels, container.collection];
-  const start = Math.min(...ranges.map((r) => r.offset));
-  const end = Math.max(...ranges.map((r) => r.offset + r.size));
+  // A ZIP's metadata members are read with the local header before the first one, so that
+  // each is checked (name, CRC-32) from the same bytes: still one request.
+  const window = container.format === 'zip' ? kLocalHeaderWindow : 0;
+  const first = Math.min(...ranges.map((r) => r.offset));
+  const start = Math.max(0, first - window);
+  const end = Math.min(source.size, Math.max(...ranges.map((r) => r.offset + r.size)) + (window ? kDataDescriptorMax : 0));
   const span = await source.read(start, end - start);
-  const slice = (r) => span.slice(r.offset - start, r.offset - start + r.size);
+  let slice = (r) => span.slice(r.offset - start, r.offset - start + r.size);
+  if (container.format === 'zip') {
+    const inSpan = spanSource(source, start, span);
+    const checked = new Map();
+    const names = [...container.levels.map((_, i) => `METADATA/level${i}.parquet`), 'COLLECTION.json'];
+    for (let i = 0; i < ranges.length; i += 1) {
+      const r = ranges[i];
+      const bytes = await readMember(inSpan, r.offset, r.size, {
+        expected: { exact: names[i] },
+        what: `${source.name}: ${names[i]}`,
+        checkCrc: options.verifyCrc !== false,
+      });
+      checked.set(r, bytes);
+    }
+    slice = (r) => checked.get(r);
+  }
   const collection = parseJson(slice(container.collection), `${source.name}: COLLECTION.json`);
   const { conn, schema } = await newSchema();
   const format = container.format;
   const root = format === 'zip' ? options.vsiRoot ?? vsiRootOf(source.name) : partsTree?.vsiRoot ?? parentOf(vsiRootOf(source.name));
-  const levelColumns = await buildViews(conn, schema, format, container.levels.map(slice), root, source.name, filterOf(options));
+  // A local ZIP's ranges are looked up by archive path, as the native views do for local
+  // datasets (its central directory: 2 Blob reads, plus one per member whose stored range
+  // is not its own); a remote one keeps the stored ranges
+  // and each read checks the member's name (readMember).
+  const members =
+    format === 'zip' && !isUrl(source.name) && options.resolveMembers !== false ? { list: await zipMembers(source, { resolve: false }), source } : null;
+  const levelColumns = await buildViews(conn, schema, format, container.levels.map(slice), root, source.name, members);
   return new Dataset({
     name: source.name,
     format,
@@ -308,9 +437,27 @@ async function openSingleFile(source, options, partsTree) {
     source,
     partsTree: partsTree ?? null,
     requestCounter: source.counter,
-    orderBy: 'rowid',
+    orderBy: format === 'tacocat' ? 'rowid' : '"internal:current_id"',
     vsiRoot: root,
+    verifyCrc: options.verifyCrc !== false,
   });
+}
+
+// zip::kLocalHeaderWindow and kDataDescriptorMax (stored_member.h).
+const kLocalHeaderWindow = 30 + 1024 + 20;
+const kDataDescriptorMax = 24;
+
+// `source` with the bytes [start, start + span.length) already in memory: reads inside them
+// cost nothing, others go to `source`.
+function spanSource(source, start, span) {
+  return {
+    name: source.name,
+    size: source.size,
+    read: async (offset, length) => {
+      if (offset >= start && offset + length <= start + span.length) return span.slice(offset - start, offset - start + length);
+      return source.read(offset, length);
+    },
+  };
 }
 
 function isUrl(name) {
@@ -329,8 +476,8 @@ function parentOf(p) {
 // COLLECTION.json and METADATA/levelN.parquet (FOLDER) or levelN.parquet (.tacocat/) of `tree`.
 async function readLevelFiles(tree, layout) {
   const collectionBytes = await tree.source('COLLECTION.json').readAll();
-  const collection = parseJson(collectionBytes, `${tree.name}: COLLECTION.json`);
-  const depth = maxDepth(collection, `${tree.name}: COLLECTION.json`);
+  const collection = parseJson(collectionBytes, joinPath(tree.name, 'COLLECTION.json'));
+  const depth = maxDepth(collection, joinPath(tree.name, 'COLLECTION.json'));
   const files = [];
   for (let i = 0; i <= depth; i += 1) files.push(layout === 'folder' ? `METADATA/level${i}.parquet` : `level${i}.parquet`);
   const bytes = await Promise.all(
@@ -339,7 +486,7 @@ async function readLevelFiles(tree, layout) {
         .source(f)
         .readAll()
         .catch((e) => {
-          throw new Error(`${e.message} (taco:pit_schema in ${tree.name}COLLECTION.json names levels 0..${depth})`);
+          throw new Error(`${e.message} (taco:pit_schema in ${joinPath(tree.name, 'COLLECTION.json')} names levels 0..${depth})`);
         }),
     ),
   );
@@ -350,7 +497,7 @@ async function openTree(tree, format, options, partsTree) {
   const { collection, files, bytes } = await readLevelFiles(tree, format);
   const { conn, schema } = await newSchema();
   const root = format === 'folder' ? tree.vsiRoot : partsTree.vsiRoot;
-  const levelColumns = await buildViews(conn, schema, format, bytes, root, tree.name, filterOf(options));
+  const levelColumns = await buildViews(conn, schema, format, bytes, root, tree.name);
   return new Dataset({
     name: tree.name,
     format,
@@ -364,50 +511,32 @@ async function openTree(tree, format, options, partsTree) {
     tree,
     partsTree: partsTree ?? null,
     requestCounter: tree.counter,
-    orderBy: 'rowid',
+    orderBy: format === 'tacocat' ? 'rowid' : '"internal:current_id"',
     vsiRoot: root,
   });
 }
 
 // ---- TACOLLECTION ----------------------------------------------------------------------------
 
-// The parts a TACOLLECTION routes to (tacollection_route.cc RouteTacollection): every
-// taco:sources.files entry whose extent meets the box and the time range.
-function routeParts(collection, what, bbox, range) {
+// The parts of a TACOLLECTION (tacollection_route.cc RouteTacollection without a box or a
+// time range: every taco:sources.files entry), each checked as the native reader checks it.
+function collectionParts(collection, what) {
   const sources = collection?.['taco:sources'];
   if (!sources || typeof sources !== 'object' || !Array.isArray(sources.files)) {
     throw new Error(`${what}: no taco:sources.files (a .json is read as a TACOLLECTION; open a FOLDER dataset by its directory)`);
   }
   if (sources.files.length === 0) throw new Error(`${what}: taco:sources.files is empty`);
-  const extents = Array.isArray(sources.extents) ? sources.extents : null;
-  const kept = [];
-  let skipped = 0;
   sources.files.forEach((file, i) => {
     if (typeof file !== 'string') throw new Error(`${what}: taco:sources.files[${i}] is not a string`);
     if (/\.json$/i.test(file)) throw new Error(`${what}: refused: part '${file}' is another .json (parts are containers)`);
-    let extent = null;
-    if (extents) {
-      for (const e of extents) if (e && typeof e === 'object' && e.file === file) extent = e;
-      if (!extent && extents[i] && typeof extents[i] === 'object' && !('file' in extents[i])) extent = extents[i];
-    }
-    const where = `${what}: taco:sources.extents of '${file}'`;
-    let keep = true;
-    void where;
-    void bbox;
-    void range;
-    if (keep) kept.push(file);
-    else skipped += 1;
   });
-  return { kept, skipped, total: sources.files.length };
+  return sources.files;
 }
 
 async function openCollection(tree, jsonName, options) {
-  const collection = parseJson(await tree.source(jsonName).readAll(), `${tree.name}${jsonName}`);
-  const what = `${tree.name}${tree.name.endsWith('/') ? '' : '/'}${jsonName}: TACOLLECTION`;
-  const filter = filterOf(options);
-  const routing = routeParts(collection, what, filter?.bbox, filter?.datetime);
-  // Every part skipped: the first one gives the (empty) selection its columns (OpenRouted).
-  const opened = routing.kept.length ? routing.kept : [collection['taco:sources'].files[0]];
+  const collection = parseJson(await tree.source(jsonName).readAll(), joinPath(tree.name, jsonName));
+  const what = `${joinPath(tree.name, jsonName)}: TACOLLECTION`;
+  const opened = collectionParts(collection, what);
   const parts = await Promise.all(
     opened.map((file) => {
       const source = tree.source(file);
@@ -447,10 +576,10 @@ async function openCollection(tree, jsonName, options) {
       `CREATE VIEW ${schema}.level${l} AS SELECT *, ${gdalVsiExpression('zip', l, '"internal:source_path"')} AS "internal:gdal_vsi" FROM ${schema}.level${l}_table WHERE ${notPadding}`,
     );
   }
-  const levelColumns = await finishViews(conn, schema, numLevels, what, routing.kept.length ? filter : filter && { ...filter });
+  const levelColumns = await finishViews(conn, schema, numLevels);
   const counter = tree.counter;
   return new Dataset({
-    name: `${tree.name}${jsonName}`,
+    name: joinPath(tree.name, jsonName),
     format: 'tacollection',
     header: null,
     collection,
@@ -461,7 +590,7 @@ async function openCollection(tree, jsonName, options) {
     source: null,
     tree,
     parts,
-    routing: { opened, skipped: routing.skipped, total: routing.total },
+    routing: { opened, skipped: 0, total: opened.length },
     requestCounter: counter,
     orderBy: '"internal:source_part", "internal:current_id"',
     vsiRoot: null,
@@ -524,6 +653,7 @@ async function openFiles(input, options) {
  * format ('folder' for a directory URL without the trailing '/')}.
  */
 export async function openDataset(input, options = {}) {
+  refuseFilters(options);
   if (typeof input === 'string' || input instanceof URL) return openUrl(input, options);
   if (isBlob(input)) {
     const source = await openSource(input, { name: options.name });

@@ -94,7 +94,22 @@ export class HttpSource {
     return this.read(0, this.size);
   }
 
+  /**
+   * For a source not opened yet: ONE ranged GET of [offset, offset + length) (clamped at the
+   * end of the object), which gives the size; the bytes are kept, so that reads inside them
+   * cost nothing.
+   */
+  async learnSize(offset, length) {
+    const got = await this.get(offset, length);
+    if (got.total == null) throw new Error(`${this.name}: the server did not say the object's size`);
+    this.size = got.total;
+    this.kept = got.whole ? { start: 0, body: got.whole } : { start: offset, body: got.body };
+    return this;
+  }
+
   async read(offset, length) {
+    const k = this.kept;
+    if (k && offset >= k.start && offset + length <= k.start + k.body.length) return k.body.slice(offset - k.start, offset - k.start + length);
     if (this.size == null) {
       // Not opened (a part of a TACOCAT or TACOLLECTION read lazily): the first read gives
       // the size; it is checked against the answer's Content-Range.
