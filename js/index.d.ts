@@ -53,13 +53,16 @@ export interface ContainerInfo {
 
 export interface ZipMember extends ByteRange {
   name: string;
+  /** Offset of the member's local header. */
+  header: number;
   crc32: number;
   /** 0 = STORE. */
   method: number;
 }
 
 export declare function describeContainer(source: ByteSource): Promise<ContainerInfo>;
-export declare function zipMembers(source: ByteSource): Promise<ZipMember[]>;
+/** resolve = false: the central directory only (offset 0), no read per member. */
+export declare function zipMembers(source: ByteSource, options?: { resolve?: boolean }): Promise<ZipMember[]>;
 
 export interface Column {
   name: string;
@@ -67,8 +70,13 @@ export interface Column {
   type: string;
 }
 
-export interface Level extends ByteRange {
+export interface Level {
   level: number;
+  /** The level Parquet's range in a ZIP or __TACOCAT__ (undefined for the other forms). */
+  offset?: number;
+  size?: number;
+  /** Its path in a FOLDER ("METADATA/level0.parquet") or .tacocat/ ("level0.parquet"). */
+  file?: string;
   columns: Column[];
 }
 
@@ -81,10 +89,16 @@ export interface Sample {
   level: number;
   /** Ids from level 0 down, joined by '/'. */
   path: string;
-  offset: number;
-  size: number;
+  /** The member's range (ZIP, TACOCAT part); null in a FOLDER. */
+  offset: number | null;
+  size: number | null;
   currentId: number;
+  /** TACOCAT: the ZIP holding it (internal:source_file). */
   sourceFile: string | null;
+  /** TACOLLECTION: the index of its part (internal:source_part). */
+  sourcePart: number | null;
+  /** Where its bytes are in the dataset's tree: DATA/... (FOLDER), the part (TACOCAT). */
+  file: string | null;
   row: Row;
 }
 
@@ -97,15 +111,26 @@ export interface Raster {
   bands: ArrayLike<number>[];
 }
 
+export type DatasetFormat = 'zip' | 'tacocat' | 'folder' | 'tacollection';
+
 export declare class Dataset {
   readonly name: string;
-  readonly format: 'zip' | 'tacocat';
-  readonly header: string;
+  readonly format: DatasetFormat;
+  /** TACO_HEADER / TACO_GHOST / __TACOCAT__; null for the forms without a header. */
+  readonly header: string | null;
   /** The parsed COLLECTION.json. */
   readonly collection: Record<string, unknown>;
   readonly levels: Level[];
-  readonly collectionRange: ByteRange;
+  readonly collectionRange: ByteRange | null;
+  /** Requests of every file of the dataset. */
   readonly counter: RequestCounter;
+  /** The GDAL root of internal:gdal_vsi (a path, or /vsicurl/URL); null for a TACOLLECTION. */
+  readonly vsiRoot: string | null;
+  /** TACOLLECTION: the parts opened (ZIP datasets, in taco:sources.files order). */
+  readonly parts?: Dataset[];
+  readonly routing?: { opened: string[]; skipped: number; total: number };
+  /** CRC-32 of the ZIP members read (default true; set false to read damaged bytes). */
+  verifyCrc: boolean;
   /** SQL over data (level 0 without internal:* columns), data_raw and level0..levelN. */
   sql(query: string): Promise<Row[]>;
   /** The level-0 rows, or the children of the FOLDER at `keys`. */
@@ -120,5 +145,24 @@ export declare class Dataset {
   close(): Promise<void>;
 }
 
-/** Opens a TACO ZIP or __TACOCAT__ file by http(s) URL (Range requests) or as a File/Blob. */
-export declare function openDataset(input: string | URL | Blob, options?: { fetch?: typeof fetch; name?: string }): Promise<Dataset>;
+/** Relative path → Blob: a Map, an object, or a FileList / File[] of a picked directory. */
+export type FileTree = Map<string, Blob> | Record<string, Blob> | ArrayLike<File>;
+
+export interface OpenOptions {
+  fetch?: typeof fetch;
+  /** The name errors and internal:gdal_vsi use (a Blob's or a tree's path). */
+  name?: string;
+  /** A __TACOCAT__ Blob: the files beside it (its ZIPs), and their directory's name. */
+  parts?: FileTree;
+  partsName?: string;
+  /** A directory URL without its trailing '/'. */
+  format?: 'folder';
+  /** Check the CRC-32 of the ZIP members read (default true). */
+  verifyCrc?: boolean;
+}
+
+/**
+ * Opens a dataset: a ZIP / __TACOCAT__ / FOLDER ('/'-ending URL) / .tacocat / TACOLLECTION
+ * (.json) by http(s) URL, a ZIP or __TACOCAT__ File/Blob, or the files of a tree.
+ */
+export declare function openDataset(input: string | URL | Blob | FileTree, options?: OpenOptions): Promise<Dataset>;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "format/tacocat/tacocat_header.h"
+#include "format/zip/stored_member.h"
 #include "format/zip/taco_header.h"
 #include "format/zip/zip_reader.h"
 #include "taco/io.h"
@@ -156,20 +157,45 @@ EMSCRIPTEN_KEEPALIVE const char* taco_describe(double size, const char* name) {
 // Every member of a ZIP from its central directory (any ZIP, ZIP64 included), with the data
 // offset from its local header. Answer: {"ok":true, "members": [{"name", "offset" (data),
 // "size" (stored bytes), "crc32", "method"}...]} in central-directory order.
-EMSCRIPTEN_KEEPALIVE const char* taco_zip_members(double size, const char* name) {
+// With resolve = 0 only the central directory is read (no local header): "offset" is 0 and
+// "header" (every answer has it) is the local header's offset.
+EMSCRIPTEN_KEEPALIVE const char* taco_zip_members(double size, const char* name, int resolve) {
   JsRangeReader reader(static_cast<uint64_t>(size), name);
-  auto entries = taco::zip::ReadCentralDirectory(reader, /*resolve_data_offsets=*/true);
+  auto entries = taco::zip::ReadCentralDirectory(reader, /*resolve_data_offsets=*/resolve != 0);
   if (!entries.ok()) return Error(entries.status());
   std::string out = "{\"ok\":true,\"members\":[";
   bool first = true;
   for (const auto& e : *entries) {
     if (!first) out += ",";
     first = false;
-    out += "{\"name\":" + JsonString(e.name) + ",\"offset\":" + std::to_string(e.data_offset) +
-           ",\"size\":" + std::to_string(e.compressed_size) + ",\"crc32\":" + std::to_string(e.crc32) +
-           ",\"method\":" + std::to_string(e.method) + "}";
+    out += "{\"name\":" + JsonString(e.name) + ",\"header\":" + std::to_string(e.lfh_offset) +
+           ",\"offset\":" + std::to_string(e.data_offset) + ",\"size\":" + std::to_string(e.compressed_size) +
+           ",\"crc32\":" + std::to_string(e.crc32) + ",\"method\":" + std::to_string(e.method) + "}";
   }
   return Reply(out + "]}");
+}
+
+// The bytes of a STORE member whose data is [offset, offset+length), read as the native
+// reader reads a sample (zip::ReadVerifiedMember, stored_member.h): ONE read of the local
+// header window before the data, the data and up to 24 bytes after it; the local header's
+// name checked against `expected` (kind 0 = none, 1 = the exact archive path, 2 = its last
+// part), and the CRC-32 (crc32_portable.cc) when check_crc != 0. `what` names the sample in
+// errors. Answer: {"ok":true, "pointer": P, "size": N}: the bytes at P in the wasm heap,
+// valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* taco_read_member(double size, const char* name, double offset, double length,
+                                                  int expected_kind, const char* expected, const char* what,
+                                                  int check_crc) {
+  static std::string bytes;
+  JsRangeReader reader(static_cast<uint64_t>(size), name);
+  taco::zip::MemberName member = taco::zip::MemberName::None();
+  if (expected_kind == 1) member = taco::zip::MemberName::Exact(expected);
+  if (expected_kind == 2) member = taco::zip::MemberName::LastPart(expected);
+  auto got = taco::zip::ReadVerifiedMember(reader, static_cast<uint64_t>(offset), static_cast<uint64_t>(length), what,
+                                           member, check_crc != 0);
+  if (!got.ok()) return Error(got.status());
+  bytes = std::move(*got);
+  return Reply("{\"ok\":true,\"pointer\":" + std::to_string(reinterpret_cast<uintptr_t>(bytes.data())) +
+               ",\"size\":" + std::to_string(bytes.size()) + "}");
 }
 
 }  // extern "C"
