@@ -113,16 +113,25 @@ lint: deps
 	.venv/bin/python -m ruff check
 	python3 scripts/check_layers.py
 
+# Every benchmark's output also goes to $(BUILD)/bench/speed.log; bench/speed_table.py then
+# prints issue 28's table (ours, reference, ratio, goal) from the lines of that one run.
+SPEED_LOG = $(BUILD)/bench/speed.log
+SPEED_FAILED = $(BUILD)/bench/speed.failed
 bench: build peers-venv fixtures
-	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b || exit 1; done
+	@mkdir -p $(BUILD)/bench && : > $(SPEED_LOG) && rm -f $(SPEED_FAILED)
+	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; { $$b || touch $(SPEED_FAILED); } | tee -a $(SPEED_LOG); \
+	  test ! -e $(SPEED_FAILED) || exit 1; done
 	@echo "== bench/python_bench.py"
-	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco
+	{ PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco || touch $(SPEED_FAILED); } | tee -a $(SPEED_LOG)
 	@echo "== bench/startup_bench.py (load() of the demo ZIP, load() + .data, taco --version)"
-	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/startup_bench.py --taco $(BUILD)/taco
+	{ PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/startup_bench.py --taco $(BUILD)/taco || touch $(SPEED_FAILED); } | tee -a $(SPEED_LOG)
+	@test ! -e $(SPEED_FAILED) || { echo "a benchmark failed (see above)"; exit 1; }
 	@echo "== bench/r_bench.py (R as.data.frame() vs Python .to_pandas() on a 100,000-row level)"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/r_bench.py --build $(BUILD)
 	@echo "== bench/torch_bench.py (DataLoader samples/s; data generated once in $(BUILD)/bench/torch_data)"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/torch_bench.py --out $(BUILD)/bench
+	@echo "== bench/speed_table.py (issue 28's table from this run)"
+	@$(VENV_PYTHON) bench/speed_table.py $(SPEED_LOG)
 
 docs-screenshots: build fixtures
 	bash scripts/docs_screenshots.sh $(BUILD)

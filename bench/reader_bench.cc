@@ -187,18 +187,25 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const auto& r : runs) {
       if (r.benchmark_name().rfind("BM_PlainParquetCount", 0) == 0) plain_ = r.GetAdjustedRealTime();
-      if (r.benchmark_name().rfind("BM_TacoOpenCount", 0) == 0) ours_ = r.GetAdjustedRealTime();
+      if (r.benchmark_name().rfind("BM_TacoOpenCount", 0) == 0) {
+        ours_ = r.GetAdjustedRealTime();
+        unit_ = benchmark::GetTimeUnitString(r.time_unit);
+      }
     }
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
     if (plain_ > 0 && ours_ > 0) {
       std::printf("ratio taco open+count / plain-parquet count (%d samples): %.3f\n", Data().samples, ours_ / plain_);
+      // Issue 28's table (bench/speed_table.py collects these lines).
+      std::printf("speed-row: count|%.3f %s|DuckDB count(*) of the bare level0.parquet|%.3f %s|%.2f|<= 1.0|%d rows\n",
+                  ours_, unit_.c_str(), plain_, unit_.c_str(), ours_ / plain_, Data().samples);
     }
   }
 
  private:
   double plain_ = 0, ours_ = 0;
+  std::string unit_;
 };
 
 }  // namespace

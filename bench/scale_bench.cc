@@ -20,13 +20,17 @@
 // `taco info` and `taco sql "SELECT count(*) FROM data"` on each form's URL with an empty
 // disk cache (cold), again (warm: revalidation only) and with --no-cache; requests from the
 // access log, in a table of their own.
+// and `taco --no-cache ls` of the 10-part TACOCAT's URL with and without a FOLDER key (the
+// requests navigation adds), and the P parts as a TACOLLECTION (`taco --no-cache sql URL...`,
+// requests and seconds, reported even when it fails);
 // and a metadata-only tree: M FILE samples of one byte each in one directory (M =
 // TACO_SCALE_META_N, default 10 × N: 1,000,000 at the full size) with `cp -r`, `taco create`
-// → ZIP and `taco validate`, in a table of their own: the per-sample cost and the memory of
+// → ZIP, `taco validate` and `unzip -t`, in a table of their own: the per-sample cost and the memory of
 // a dataset of a million rows (issue 17: peak RSS under 1 GiB).
 // The source tree is written first (page cache warm for every command); `sync` runs before
 // each command so that no command pays for the previous one's writeback. Work directory:
-// $TMPDIR/taco-scale-bench-<pid>, removed at the end.
+// $TMPDIR/taco-scale-bench-<pid>, removed at the end. Lines "speed-row: ..." feed issue 28's
+// table (bench/speed_table.py).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -75,8 +79,9 @@ struct Outcome {
   long max_rss_kib = 0;
 };
 
-// Runs argv (in `cwd` when given) with stdout to /dev/null; dies when it fails.
-Outcome Run(const std::vector<std::string>& argv, const std::string& cwd = "") {
+// Runs argv (in `cwd` when given) with stdout and stderr (when `quiet`) to /dev/null;
+// `status` gets its wait status.
+Outcome RunStatus(const std::vector<std::string>& argv, int* status, const std::string& cwd = "", bool quiet = false) {
   ::sync();
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
@@ -85,18 +90,25 @@ Outcome Run(const std::vector<std::string>& argv, const std::string& cwd = "") {
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) _exit(126);
     const int null = ::open("/dev/null", O_WRONLY);
     if (null >= 0) ::dup2(null, 1);
+    if (null >= 0 && quiet) ::dup2(null, 2);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     ::execvp(args[0], args.data());
     _exit(127);
   }
-  int status = 0;
   struct rusage usage {};
-  if (::wait4(pid, &status, 0, &usage) != pid) Die("wait4 failed");
+  if (::wait4(pid, status, 0, &usage) != pid) Die("wait4 failed");
   Outcome o;
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   o.max_rss_kib = usage.ru_maxrss;
+  return o;
+}
+
+// RunStatus that dies when the command fails.
+Outcome Run(const std::vector<std::string>& argv, const std::string& cwd = "") {
+  int status = 0;
+  Outcome o = RunStatus(argv, &status, cwd);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::string cmd;
     for (const auto& a : argv) cmd += a + " ";
@@ -280,6 +292,31 @@ std::vector<OpenRow> RemoteOpens(const std::string& taco, const fs::path& work, 
   }
   ::unsetenv("TACO_CACHE_DIR");
   fs::remove_all(cache);
+
+  // The parts themselves as a TACOLLECTION (`taco sql URL... QUERY`), without the cache.
+  std::vector<std::string> sql = {taco, "--no-cache", "sql"};
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".tacozip")
+      sql.push_back(nginx.Url("manyparts/" + entry.path().filename().string()));
+  }
+  std::sort(sql.begin() + 3, sql.end());
+  sql.push_back("SELECT count(*) FROM data");
+  {
+    const auto before = nginx.Totals();
+    int status = 0;
+    const Outcome o = RunStatus(sql, &status, "", /*quiet=*/true);
+    const uint64_t requests = nginx.Totals().first - before.first;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    std::fprintf(stderr, "scale_bench: TACOLLECTION of %llu remote parts: %llu requests, %.2f s, %s\n",
+                 static_cast<unsigned long long>(parts), static_cast<unsigned long long>(requests), o.seconds,
+                 ok ? "ok" : "FAILED");
+    std::printf(
+        "speed-row: tacollection|%llu requests, %.2f s%s|parts|%llu|%.2f|routed parts only, no part limit|"
+        "`taco --no-cache sql` of %llu part URLs, count(*)\n",
+        static_cast<unsigned long long>(requests), o.seconds, ok ? "" : " (failed)",
+        static_cast<unsigned long long>(parts), static_cast<double>(requests) / static_cast<double>(parts),
+        static_cast<unsigned long long>(parts));
+  }
   fs::remove_all(tree);
   fs::remove_all(dir);
   return rows;
@@ -338,7 +375,7 @@ int main() {
     std::sort(argv.begin() + 2, argv.end());
     const size_t count = argv.size() - 2;
     add("`taco tacocat` of " + std::to_string(count) + " parts", Run(argv), "→ .tacocat/ (level Parquets, ZSTD 19)");
-    fs::remove_all(parts_dir);
+    // parts10/ stays for the remote TACOCAT navigation below.
   }
 
   // The metadata-only tree.
@@ -356,6 +393,7 @@ int main() {
     const std::string meta_zip = (work / "meta.tacozip").string();
     add_meta("`taco create` → ZIP", Run({taco, "create", meta_src.string(), meta_zip, "--collection", coll}));
     add_meta("`taco validate` (ZIP)", Run({taco, "validate", meta_zip}));
+    add_meta("`unzip -t` (same ZIP)", Run({"unzip", "-tqq", meta_zip}));
     fs::remove_all(meta_src);
     fs::remove(meta_zip);
   }
@@ -376,6 +414,25 @@ int main() {
                     static_cast<double>(bytes) / (1 << 20));
       add("remote `taco convert` (nginx) → FOLDER", o, note);
       remote_note.clear();
+      // Navigation into a FOLDER sample of the 10-part TACOCAT: the requests of `ls URL KEY`
+      // beyond those of `ls URL` (the open), without the cache.
+      {
+        const std::string url = nginx.Url("parts10/.tacocat");
+        auto before = nginx.Totals();
+        Run({taco, "--no-cache", "ls", url});
+        const uint64_t open_requests = nginx.Totals().first - before.first;
+        before = nginx.Totals();
+        const Outcome o = Run({taco, "--no-cache", "ls", url, "s000000"});
+        const uint64_t nav_requests = nginx.Totals().first - before.first;
+        std::fprintf(stderr, "scale_bench: remote TACOCAT open %llu requests, open + navigate %llu\n",
+                     static_cast<unsigned long long>(open_requests), static_cast<unsigned long long>(nav_requests));
+        std::printf(
+            "speed-row: tacocat-nav|%lld requests|TACOCAT level1 holds the rows|0 requests|-|0 requests|"
+            "`taco --no-cache ls URL s000000` minus `ls URL` (%llu requests), %.2f s\n",
+            static_cast<long long>(nav_requests) - static_cast<long long>(open_requests),
+            static_cast<unsigned long long>(open_requests), o.seconds);
+      }
+      fs::remove_all(work / "parts10");
       opens = RemoteOpens(taco, work, coll, nginx, parts, add);
     } else {
       remote_note = "left out: nginx did not start";
@@ -427,5 +484,22 @@ int main() {
   std::printf("\ncreate ZIP vs tar -cf: %.2f× its files/s; vs zip -0 -r: %.2f×; validate / unzip -t time: %.2f\n",
               seconds("`tar") / seconds("`taco create` → ZIP"), seconds("`zip") / seconds("`taco create` → ZIP"),
               seconds("`taco validate`") / seconds("`unzip -t`"));
+  // Issue 28's table (bench/speed_table.py collects these lines; format in its header).
+  const double files_d = static_cast<double>(files);
+  std::printf("speed-row: convert|%.0f files/s|`cp -r`|%.0f files/s|%.2f|>= 0.8|%llu files of 4 KiB\n",
+              files_d / seconds("`taco convert` ZIP → FOLDER"), files_d / seconds("`cp -r`"),
+              seconds("`cp -r`") / seconds("`taco convert` ZIP → FOLDER"), static_cast<unsigned long long>(files));
+  std::printf("speed-row: create|%.0f files/s|`tar -cf`|%.0f files/s|%.2f|>= 1.0|%llu files of 4 KiB\n",
+              files_d / seconds("`taco create` → ZIP"), files_d / seconds("`tar -cf`"),
+              seconds("`tar -cf`") / seconds("`taco create` → ZIP"), static_cast<unsigned long long>(files));
+  if (meta_rows.size() >= 4) {
+    const double ours = meta_rows[2].outcome.seconds, ref = meta_rows[3].outcome.seconds;
+    std::printf("speed-row: validate|%.2f s|`unzip -t`|%.2f s|%.2f|<= 0.3|ZIP of %llu one-byte FILE samples\n", ours,
+                ref, ours / ref, static_cast<unsigned long long>(meta_n));
+  }
+  std::printf(
+      "speed-row: validate-4k|%.2f s|`unzip -t`|%.2f s|%.2f|<= 0.3|ZIP of %llu FOLDER samples × 2 files of 4 KiB\n",
+      seconds("`taco validate`"), seconds("`unzip -t`"), seconds("`taco validate`") / seconds("`unzip -t`"),
+      static_cast<unsigned long long>(n));
   return 0;
 }

@@ -139,38 +139,58 @@ bool NeedsNetwork(std::string_view path) {
   return false;
 }
 
-std::optional<std::string> ReferencingFormat(std::string_view head, const std::string& leaf) {
+// The settings, the quiet error handler and the driver lookups of ReferenceSniffer, made once.
+struct ReferenceSniffer::State {
+  QuietGdalErrors quiet;
+  RasterAccess none;
+  SampleRaster::Guard guard{none};
+  std::vector<std::pair<const char*, GDALDriver*>> drivers;
+};
+
+ReferenceSniffer::ReferenceSniffer() {
   EnsureGdalRegistered();
+  state_ = std::make_unique<State>();
+  for (const char* const* n = kReferencing; *n != nullptr; ++n) {
+    if (GDALDriver* driver = GetGDALDriverManager()->GetDriverByName(*n)) state_->drivers.emplace_back(*n, driver);
+  }
+}
+
+ReferenceSniffer::~ReferenceSniffer() = default;
+
+std::optional<std::string> ReferenceSniffer::Sniff(std::string_view head, const std::string& leaf) {
   static std::atomic<uint64_t> counter{0};
-  std::string name = leaf;
-  if (const size_t slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  std::string_view name = leaf;
+  if (const size_t slash = name.find_last_of('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
   if (name.empty()) name = "sample";
-  const std::string path = "/vsimem/taco_sniff/" + std::to_string(counter.fetch_add(1)) + "/" + name;
+  std::string path = "/vsimem/taco_sniff/" + std::to_string(counter.fetch_add(1)) + "/";
+  path.append(name);
   VSILFILE* f = VSIFileFromMemBuffer(path.c_str(), reinterpret_cast<GByte*>(const_cast<char*>(head.data())),
                                      static_cast<vsi_l_offset>(head.size()), FALSE);
   if (f == nullptr) return std::nullopt;
   VSIFCloseL(f);
   std::optional<std::string> found;
   {
-    QuietGdalErrors quiet;
-    RasterAccess none;
-    SampleRaster::Guard guard(none);
     static const char* const kNoSiblings[] = {nullptr};
     GDALOpenInfo info(path.c_str(), GA_ReadOnly, const_cast<char**>(kNoSiblings));
-    for (const char* const* n = kReferencing; *n != nullptr && !found; ++n) {
-      GDALDriver* driver = GetGDALDriverManager()->GetDriverByName(*n);
-      if (driver == nullptr) continue;
+    for (const auto& [driver_name, driver] : state_->drivers) {
       int identified = 0;
       if (driver->pfnIdentifyEx != nullptr) {
         identified = driver->pfnIdentifyEx(driver, &info);
       } else if (driver->pfnIdentify != nullptr) {
         identified = driver->pfnIdentify(&info);
       }
-      if (identified > 0) found = *n;  // GDAL_IDENTIFY_UNKNOWN (-1) is not a match
+      if (identified > 0) {  // GDAL_IDENTIFY_UNKNOWN (-1) is not a match
+        found = driver_name;
+        break;
+      }
     }
   }
   VSIUnlink(path.c_str());
   return found;
+}
+
+std::optional<std::string> ReferencingFormat(std::string_view head, const std::string& leaf) {
+  return ReferenceSniffer().Sniff(head, leaf);
 }
 
 Result<SampleRaster> OpenSampleRaster(const std::string& path, const RasterAccess& access) {

@@ -116,6 +116,22 @@ Result<SampleRaster> OpenRaster(const std::string& path);
 // those drivers run, on a copy of `head` in memory: nothing else is read.
 std::optional<std::string> ReferencingFormat(std::string_view head, const std::string& leaf);
 
+// ReferencingFormat for many heads: the GDAL settings, the quiet error handler and the
+// driver lookups are made once, at construction (validate sniffs every sample). Use and
+// destroy it on the thread that made it; it holds that thread's GDAL settings meanwhile.
+class ReferenceSniffer {
+ public:
+  ReferenceSniffer();
+  ~ReferenceSniffer();
+  ReferenceSniffer(const ReferenceSniffer&) = delete;
+  ReferenceSniffer& operator=(const ReferenceSniffer&) = delete;
+  std::optional<std::string> Sniff(std::string_view head, const std::string& leaf);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 }  // namespace taco::ext::internal
 
 #endif  // TACO_SRC_GDAL_SAMPLE_RASTER_H_

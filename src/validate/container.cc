@@ -41,7 +41,10 @@ Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(const std::string& path
   c->path_ = path;
   TACO_ASSIGN_OR_RETURN(c->reader_, OpenRangeReader(path));
   TACO_ASSIGN_OR_RETURN(c->entries_, zip::ReadCentralDirectory(*c->reader_, /*resolve_data_offsets=*/true));
-  for (size_t i = 0; i < c->entries_.size(); ++i) c->by_name_.emplace(c->entries_[i].name, i);
+  c->by_name_.reserve(c->entries_.size());
+  for (size_t i = 0; i < c->entries_.size(); ++i) {
+    if (!c->by_name_.emplace(c->entries_[i].name, i).second) c->duplicates_.push_back(i);
+  }
   return c;
 }
 
@@ -61,9 +64,13 @@ Result<RangeReaderPtr> ZipContainer::OpenMember(const std::string& archive_path)
 std::vector<std::string> ZipContainer::Members() const {
   std::vector<std::string> out;
   out.reserve(by_name_.size());
+  size_t next_duplicate = 0;
   for (size_t i = 0; i < entries_.size(); ++i) {
-    auto it = by_name_.find(entries_[i].name);
-    if (it != by_name_.end() && it->second == i) out.push_back(entries_[i].name);
+    if (next_duplicate < duplicates_.size() && duplicates_[next_duplicate] == i) {
+      ++next_duplicate;
+      continue;
+    }
+    out.push_back(entries_[i].name);
   }
   return out;
 }

@@ -74,6 +74,8 @@ class ZipContainer final : public Container {
   const RangeReaderPtr& reader() const { return reader_; }
   // Central-directory order, duplicates included.
   const std::vector<zip::ZipEntry>& entries() const { return entries_; }
+  // Indices into entries() of the members whose name an earlier entry already has, ascending.
+  const std::vector<size_t>& duplicates() const { return duplicates_; }
 
  private:
   ZipContainer() = default;
@@ -81,6 +83,7 @@ class ZipContainer final : public Container {
   RangeReaderPtr reader_;
   std::vector<zip::ZipEntry> entries_;
   std::unordered_map<std::string, size_t> by_name_;  // first entry of each name
+  std::vector<size_t> duplicates_;
 };
 
 class FolderContainer final : public Container {

@@ -2,10 +2,13 @@
 // archive path, 0-byte padding; every FOLDER's __meta__ vs the next level; unreferenced members.
 #include <algorithm>
 #include <string>
+#include <thread>
 
 #include "gdal/sample_raster.h"
+#include "io/thread_config.h"
 #include "table/parquet_reader.h"
 #include "taco/model.h"
+#include "util/ordered_parallel.h"
 #include "validate/checks.h"
 #include "validate/tiff_extent.h"
 
@@ -13,6 +16,9 @@ namespace taco::validate {
 namespace {
 
 constexpr std::string_view kFolder = "FOLDER";
+// Rows per work item of the parallel pass, and the fewest rows for which it starts threads.
+constexpr size_t kRowsPerChunk = 2048;
+constexpr size_t kParallelRows = 8192;
 
 std::string RangeText(const Value& offset, const Value& size) {
   return "offset " + CellText(offset) + ", size " + CellText(size);
@@ -23,23 +29,29 @@ struct MemberChecker {
   table::Engine& engine;
   const std::vector<Table>& levels;
   const Tree& tree;
+  // This chunk's findings and referenced members (merged in chunk order by CheckMembers).
   Reporter& rep;
-  std::set<std::string>* referenced;
+  std::vector<std::string>& referenced;
+  // Made on first use (a local dataset's FILE samples), on the thread running the chunk.
+  std::unique_ptr<ext::internal::ReferenceSniffer> sniffer = nullptr;
 
   // The member a row (of a level or a __meta__) refers to: it must exist; in a ZIP its
-  // stored offset/size must be its data range; padding members are empty.
-  void CheckRow(const std::string& where, const std::string& archive, bool is_folder, bool padding,
-                const Column* offset, const Column* size, size_t row) {
-    referenced->insert(archive);
+  // stored offset/size must be its data range; padding members are empty. `where()` gives
+  // the row's place for messages (built only when there is something to report). Returns
+  // the member's range when it exists.
+  template <typename Where>
+  std::optional<MemberRange> CheckRow(const Where& where, const std::string& archive, bool is_folder, bool padding,
+                                      const Column* offset, const Column* size, size_t row) {
+    referenced.push_back(archive);
     if (std::string outside = container.Outside(archive); !outside.empty()) {
-      rep.Add("outside-link", where, outside, "a file inside the dataset directory (readers refuse links out of it)");
-      return;
+      rep.Add("outside-link", where(), outside, "a file inside the dataset directory (readers refuse links out of it)");
+      return std::nullopt;
     }
     std::optional<MemberRange> m = container.Find(archive);
     if (!m) {
-      rep.Add("missing-member", where, std::string("no ") + (container.is_zip() ? "member " : "file ") + archive,
+      rep.Add("missing-member", where(), std::string("no ") + (container.is_zip() ? "member " : "file ") + archive,
               std::string(is_folder ? "the folder's __meta__" : "the sample's data") + " at " + archive);
-      return;
+      return std::nullopt;
     }
     if (container.is_zip() && offset != nullptr && size != nullptr) {
       const Value& o = offset->values[row];
@@ -48,26 +60,36 @@ struct MemberChecker {
                         static_cast<uint64_t>(s.get<int64_t>()) == m->size && o.get<int64_t>() >= 0 &&
                         s.get<int64_t>() >= 0;
       if (!same) {
-        rep.Add("member-offset", where, RangeText(o, s),
+        rep.Add("member-offset", where(), RangeText(o, s),
                 "offset " + std::to_string(m->offset) + ", size " + std::to_string(m->size) + " (" + archive + ")");
       }
     }
     if (padding && m->size != 0) {
-      rep.Add("padding", where, std::to_string(m->size) + " bytes in " + archive, "0 bytes");
+      rep.Add("padding", where(), std::to_string(m->size) + " bytes in " + archive, "0 bytes");
     }
+    return m;
+  }
+
+  // A FILE sample's bytes (one reader for both checks).
+  template <typename Where>
+  void CheckSampleBytes(const Where& where, const std::string& archive, const MemberRange& m) {
+    auto reader = container.OpenMember(archive);
+    CheckSize(where, archive, m, reader);
+    if (reader.ok()) CheckReferences(where, archive, m, **reader);  // else CheckSize reported it
   }
 
   // A FILE sample stored as a TIFF must hold every byte its IFDs point at.
-  void CheckSize(const std::string& where, const std::string& archive, const MemberRange& m) {
-    auto reader = container.OpenMember(archive);
+  template <typename Where>
+  void CheckSize(const Where& where, const std::string& archive, const MemberRange& m,
+                 const Result<RangeReaderPtr>& reader) {
     Result<std::optional<TiffExtent>> tiff =
         reader.ok() ? MeasureTiff(**reader) : Result<std::optional<TiffExtent>>(reader.status());
     if (!tiff.ok()) {
-      rep.Add("unreadable-member", where, tiff.status().message(), "the sample's bytes");
+      rep.Add("unreadable-member", where(), tiff.status().message(), "the sample's bytes");
       return;
     }
     if (!*tiff || (*tiff)->required <= m.size) return;
-    rep.Add("file-size", where, std::to_string(m.size) + " bytes in " + archive,
+    rep.Add("file-size", where(), std::to_string(m.size) + " bytes in " + archive,
             "at least " + std::to_string((*tiff)->required) + " bytes: the TIFF's " + (*tiff)->what +
                 " ends there (truncated file)");
   }
@@ -75,14 +97,16 @@ struct MemberChecker {
   // A FILE sample's bytes must not be a format that names other files or URLs (a VRT, a WMS
   // description, ...): readers refuse it unless the user allows external rasters, and with
   // that opt-in it would read outside the dataset (docs/reliability.md "Untrusted datasets").
-  void CheckReferences(const std::string& where, const std::string& archive, const MemberRange& m) {
+  template <typename Where>
+  void CheckReferences(const Where& where, const std::string& archive, const MemberRange& m,
+                       const RangeReader& reader) {
     constexpr uint64_t kHead = 4096;  // more than GDAL's identification looks at (1 KiB)
-    auto reader = container.OpenMember(archive);
-    if (!reader.ok()) return;  // CheckSize reports an unreadable member
-    auto head = (*reader)->Read(0, static_cast<size_t>(std::min<uint64_t>(kHead, m.size)));
+    auto head = reader.Read(0, static_cast<size_t>(std::min<uint64_t>(kHead, m.size)));
     if (!head.ok()) return;
-    if (auto format = ext::internal::ReferencingFormat(*head, archive)) {
-      rep.Add("external-reference", where, archive + " is a GDAL " + *format + " file, which names other files or URLs",
+    if (!sniffer) sniffer = std::make_unique<ext::internal::ReferenceSniffer>();
+    if (auto format = sniffer->Sniff(*head, archive)) {
+      rep.Add("external-reference", where(),
+              archive + " is a GDAL " + *format + " file, which names other files or URLs",
               "self-contained raster bytes (readers refuse it unless external rasters are allowed: "
               "--allow-external-rasters)");
     }
@@ -182,59 +206,99 @@ struct MemberChecker {
       if (!folder && mtype.get<std::string>() != "FILE") continue;
       const std::string member = folder_prefix + mid.get<std::string>() + (folder ? "/__meta__" : "");
       if (!zip) {
-        referenced->insert(member);
+        referenced.push_back(member);
         continue;
       }
-      CheckRow(row_where(i), member, folder, /*padding=*/false, offset, size, i);
+      CheckRow([&] { return row_where(i); }, member, folder, /*padding=*/false, offset, size, i);
     }
   }
 
   // The member a level row refers to ("" for rows without a type or path).
   std::string ArchiveOf(size_t d, size_t r) const {
     const std::string& type = tree.type[d][r];
-    std::string path = tree.path[d][r];
+    const std::string& path = tree.path[d][r];
     if (type.empty() || path.empty()) return "";
     const bool folder = type == kFolder;
-    if (folder && path.back() != '/') path += '/';
-    return "DATA/" + path + (folder ? "__meta__" : "");
+    std::string archive;
+    archive.reserve(5 + path.size() + 1 + 8);
+    archive.append("DATA/").append(path);
+    if (folder && path.back() != '/') archive += '/';
+    if (folder) archive.append("__meta__");
+    return archive;
   }
 
-  void Run() {
-    std::vector<std::string> archives;
-    for (size_t d = 0; d < levels.size(); ++d) {
-      for (size_t r = 0; r < levels[d].num_rows(); ++r) {
-        if (std::string a = ArchiveOf(d, r); !a.empty()) archives.push_back(std::move(a));
-      }
-    }
-    container.Prefetch(archives);
-    for (size_t d = 0; d < levels.size(); ++d) {
-      const Column* offset = container.is_zip() ? FindTyped(levels[d], "internal:offset", TypeId::kInt64) : nullptr;
-      const Column* size = container.is_zip() ? FindTyped(levels[d], "internal:size", TypeId::kInt64) : nullptr;
-      for (size_t r = 0; r < levels[d].num_rows(); ++r) {
-        const std::string& type = tree.type[d][r];
-        std::string path = tree.path[d][r];
-        if (type.empty() || path.empty()) continue;
-        const bool folder = type == kFolder;
-        if (folder && path.back() != '/') path += '/';
-        const std::string archive = "DATA/" + path + (folder ? "__meta__" : "");
-        const bool padding = IsPaddingId(tree.id[d][r]);
-        CheckRow(tree.Where(d, r), archive, folder, padding, offset, size, r);
-        const std::optional<MemberRange> m = container.Find(archive);
-        if (folder && m) CheckMeta(d, r, archive, "DATA/" + path);
-        if (!folder && !padding && m && container.local()) {
-          CheckSize(tree.Where(d, r), archive, *m);
-          CheckReferences(tree.Where(d, r), archive, *m);
-        }
-      }
+  // Row r of level d (its offset/size columns in a ZIP: `offset`, `size`).
+  void CheckLevelRow(size_t d, size_t r, const Column* offset, const Column* size) {
+    const std::string& type = tree.type[d][r];
+    const std::string& path = tree.path[d][r];
+    if (type.empty() || path.empty()) return;
+    const bool folder = type == kFolder;
+    const std::string archive = ArchiveOf(d, r);
+    const bool padding = IsPaddingId(tree.id[d][r]);
+    const std::optional<MemberRange> m =
+        CheckRow([&] { return tree.Where(d, r); }, archive, folder, padding, offset, size, r);
+    if (!m) return;
+    if (folder) {
+      CheckMeta(d, r, archive, archive.substr(0, archive.size() - 8));  // "DATA/<path>/"
+    } else if (!padding && container.local()) {
+      CheckSampleBytes([&] { return tree.Where(d, r); }, archive, *m);
     }
   }
 };
 
+// The findings and referenced members of rows [begin, end) (counted across the levels).
+struct Chunk {
+  Reporter rep;
+  std::vector<std::string> referenced;
+};
+
 }  // namespace
 
+// Rows are checked in chunks of kRowsPerChunk on up to hardware_concurrency() threads; each
+// chunk collects its findings in a Reporter of its own and they are merged in row order, so
+// the report (which violations are listed, their order, the counts) is the one a single
+// thread gives, whatever the timing.
 void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels, const Tree& tree,
                   Reporter& rep, std::set<std::string>* referenced) {
-  MemberChecker{container, engine, levels, tree, rep, referenced}.Run();
+  if (!container.local()) {
+    std::vector<std::string> archives;
+    MemberChecker probe{container, engine, levels, tree, rep, archives};
+    for (size_t d = 0; d < levels.size(); ++d) {
+      for (size_t r = 0; r < levels[d].num_rows(); ++r) {
+        if (std::string a = probe.ArchiveOf(d, r); !a.empty()) archives.push_back(std::move(a));
+      }
+    }
+    container.Prefetch(archives);
+  }
+  std::vector<size_t> first_row = {0};  // of each level, counted across levels
+  std::vector<const Column*> offsets, sizes;
+  for (const Table& level : levels) {
+    first_row.push_back(first_row.back() + level.num_rows());
+    offsets.push_back(container.is_zip() ? FindTyped(level, "internal:offset", TypeId::kInt64) : nullptr);
+    sizes.push_back(container.is_zip() ? FindTyped(level, "internal:size", TypeId::kInt64) : nullptr);
+  }
+  const size_t rows = first_row.back();
+  const size_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+  const size_t threads = rows >= kParallelRows ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+
+  auto check_chunk = io::WithCallerGdalConfig([&](size_t c) {
+    Chunk out{Reporter(rep.max_per_rule()), {}};
+    MemberChecker checker{container, engine, levels, tree, out.rep, out.referenced};
+    const size_t begin = c * kRowsPerChunk, end = std::min(rows, begin + kRowsPerChunk);
+    size_t d = static_cast<size_t>(std::upper_bound(first_row.begin(), first_row.end(), begin) - first_row.begin()) - 1;
+    for (size_t g = begin; g < end; ++g) {
+      while (g >= first_row[d + 1]) ++d;
+      checker.CheckLevelRow(d, g - first_row[d], offsets[d], sizes[d]);
+    }
+    return out;
+  });
+  Status merged = util::OrderedParallel(chunks, threads, 2 * threads, check_chunk, [&](size_t, Chunk chunk) {
+    rep.Merge(std::move(chunk.rep));
+    referenced->insert(std::make_move_iterator(chunk.referenced.begin()),
+                       std::make_move_iterator(chunk.referenced.end()));
+    return Status::OK();
+  });
+  (void)merged;  // consume never fails
 }
 
 void CheckUnreferenced(const Container& container, const std::set<std::string>& referenced, Reporter& rep) {

@@ -38,6 +38,24 @@ void Reporter::AddOmitted(std::string_view rule, uint64_t count) {
   it->second += count;
 }
 
+void Reporter::Merge(Reporter&& later) {
+  std::map<std::string, uint64_t, std::less<>> listed;
+  for (Violation& v : later.violations_) {
+    ++listed[v.rule];
+    Add(v.rule, std::move(v.where), std::move(v.found), std::move(v.expected));
+  }
+  // The ones `later` only counted come after at least max_per_rule listed ones: counted here too.
+  for (const auto& [rule, count] : later.counts_) {
+    auto it = listed.find(rule);
+    const uint64_t unlisted = count - (it == listed.end() ? 0 : it->second);
+    if (unlisted == 0) continue;
+    total_ += unlisted;
+    counts_[rule] += unlisted;
+  }
+  for (const auto& [rule, count] : later.extra_omitted_) AddOmitted(rule, count);
+  later.violations_.clear();
+}
+
 void Reporter::MoveInto(ValidationReport* report) {
   report->violations = std::move(violations_);
   violations_.clear();

@@ -22,6 +22,11 @@ class Reporter {
   void Add(std::string_view rule, std::string where, std::string found, std::string expected);
   // `count` violations of `rule` found elsewhere and not listed (a part's omitted ones).
   void AddOmitted(std::string_view rule, uint64_t count);
+  // Appends what `later` collected (a Reporter with the same max_per_rule that ran on the
+  // next stretch of the same check) as if its Adds had been made here, in its order: the
+  // same listed violations and counts as one Reporter doing both stretches in turn.
+  void Merge(Reporter&& later);
+  size_t max_per_rule() const { return max_per_rule_; }
   // Moves the listed violations and the omitted counts into `report`.
   void MoveInto(ValidationReport* report);
   uint64_t total() const { return total_; }

@@ -1,6 +1,5 @@
 // zip-header, zip-store, duplicate-member, header-pairs (FORMAT §1.1–§1.3, §12).
 #include <string>
-#include <unordered_set>
 
 #include "format/zip/taco_header.h"
 #include "validate/checks.h"
@@ -50,9 +49,11 @@ ZipHeaderInfo CheckZipStructure(const ZipContainer& zip, Reporter& rep) {
             std::to_string(zip::kTacoHeaderPayloadSize) + " bytes");
   }
 
-  std::unordered_set<std::string> seen;
-  for (const zip::ZipEntry& e : zip.entries()) {
-    if (!seen.insert(e.name).second) {
+  size_t next_duplicate = 0;
+  for (size_t i = 0; i < zip.entries().size(); ++i) {
+    const zip::ZipEntry& e = zip.entries()[i];
+    if (next_duplicate < zip.duplicates().size() && zip.duplicates()[next_duplicate] == i) {
+      ++next_duplicate;
       rep.Add("duplicate-member", e.name, "a second member with this name at offset " + std::to_string(e.lfh_offset),
               "unique member names");
     }

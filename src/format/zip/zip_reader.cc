@@ -232,16 +232,16 @@ Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset, std::vector<
     for (; i < j; ++i) {
       ZipEntry& e = (*entries)[order[i]];
       const char* h = batch.data() + (e.lfh_offset - start);
-      const std::string where = "local header of " + Quoted(e.name) + " at offset " + std::to_string(e.lfh_offset);
-      if (LoadU32(h) != kLocalHeaderSignature) return Bad(r, where + ": bad signature");
+      auto where = [&] { return "local header of " + Quoted(e.name) + " at offset " + std::to_string(e.lfh_offset); };
+      if (LoadU32(h) != kLocalHeaderSignature) return Bad(r, where() + ": bad signature");
       const size_t name_len = LoadU16(h + 26);
       const size_t extra_len = LoadU16(h + 28);
       if (name_len != e.name.size() || std::string_view(h + kLocalHeaderSize, name_len) != e.name) {
-        return Bad(r, where + ": name differs from the central directory");
+        return Bad(r, where() + ": name differs from the central directory");
       }
       e.data_offset = e.lfh_offset + kLocalHeaderSize + name_len + extra_len;
       if (e.data_offset > cd_offset || e.compressed_size > cd_offset - e.data_offset) {
-        return Bad(r, where + ": data (" + std::to_string(e.compressed_size) +
+        return Bad(r, where() + ": data (" + std::to_string(e.compressed_size) +
                           " bytes) runs into the central directory at " + std::to_string(cd_offset));
       }
     }
