@@ -14,6 +14,7 @@ is made again in the child).
 
 from __future__ import annotations
 
+import math
 import os
 from collections import deque
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -312,7 +313,7 @@ class SampleSource:
 
         ``batch`` > 0 with ``allocate``: the rows are decoded straight into preallocated
         batches of ``batch`` rows (the last may be shorter), two batches ahead of the
-        consumer. ``allocate(n, shape, dtype)`` returns ``(batch_object, numpy_view)``: an
+        consumer (one when two batches exceed ``memory_budget``). ``allocate(n, shape, dtype)`` returns ``(batch_object, numpy_view)``: an
         object indexable by row (a tensor of shape ``(n, *shape)``) and a writable,
         C-contiguous numpy array over the same memory, which the C++ threads fill. The value
         yielded for a row is then ``batch_object[i]`` (a view), or an array of its own when
@@ -336,9 +337,15 @@ class SampleSource:
 
     def _read_into_batches(self, rows: list[int], threads: int, memory_budget: int, max_ahead: int, batch: int,
                            allocate) -> Iterator[tuple[int, dict]]:
-        queue = self._decoder().read_ahead(rows, threads, memory_budget, max(max_ahead, 2 * batch), True)
+        import numpy as np
+
+        queue = self._decoder().read_ahead(rows, threads, memory_budget, max_ahead, True)
         batches: deque = deque()  # (first position, [batch object or None per key])
         provided = 0
+        # Two batches ahead (the threads fill the next while the loop uses this one), or one
+        # when two would not fit the memory budget.
+        batch_bytes = sum(batch * math.prod(lay[0]) * np.dtype(lay[1]).itemsize for lay in self.layout if lay)
+        ahead = 2 if 2 * batch_bytes <= memory_budget else 1
 
         def provide():
             nonlocal provided
@@ -357,7 +364,7 @@ class SampleSource:
             provided += n
 
         try:
-            for _ in range(2):
+            for _ in range(ahead):
                 if provided < len(rows):
                     provide()
             for position in range(len(rows)):

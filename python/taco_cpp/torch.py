@@ -275,8 +275,8 @@ class TacoIterableDataset(_data.IterableDataset):
       next rows of this process's list in C++ threads, holding at most ``memory_budget``
       decoded bytes (plus one sample per thread); 0 decodes each sample when it is asked for.
     * ``preallocate`` (default True; used when ``batch_size`` > 1): those threads decode
-      straight into the batch's tensors, allocated two batches ahead (in shared memory
-      inside a DataLoader worker), so that :func:`collate_samples` returns them without
+      straight into the batch's tensors, allocated two batches ahead (one if two exceed
+      ``memory_budget``; in shared memory inside a DataLoader worker), so that :func:`collate_samples` returns them without
       stacking copies and a worker's batch reaches the main process without a copy. Each
       sample's tensor is then a view into its batch's tensor (``tensor._base``); a sample
       whose raster differs from the first sample's shape or type gets a tensor of its own.

@@ -32,6 +32,7 @@ CASES = {
     "narrowed uint8": dict(files=["image.tif"], dtype="uint8", allow_narrowing=True, bands=[0]),
     "float16 (converted after)": dict(files=["image.tif", "mask.tif"], dtype={"image.tif": "float16"}),
     "numpy uint16": dict(files=["image.tif", "mask.tif"], as_tensor=False),
+    "one batch ahead (tiny budget)": dict(files=["image.tif", "mask.tif"], memory_budget=1, max_ahead=1),
 }
 
 
@@ -62,8 +63,13 @@ def assert_same_batches(a: list[dict], b: list[dict]) -> None:
                 np.testing.assert_array_equal(u, v)
 
 
-@pytest.mark.parametrize("case", list(CASES))
-@pytest.mark.parametrize("workers,batch", [(0, 5), (0, 24), (2, 4)])
+# Every case without workers (batch 5: a short last batch); the whole epoch as one batch; and
+# with 2 workers (shared memory) for the cases that differ in what is decoded.
+RUNS = ([(case, 0, 5) for case in CASES] + [("default types", 0, 24)]
+        + [(case, 2, 4) for case in ("default types", "float32, bands, window", "numpy uint16")])
+
+
+@pytest.mark.parametrize("case,workers,batch", RUNS)
 def test_preallocated_batches_equal_the_per_sample_path(data, case, workers, batch):
     kw = CASES[case]
     new = batches(data.nested_zip, workers, batch, True, **kw)
