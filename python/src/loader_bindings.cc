@@ -218,7 +218,7 @@ void ProvideTargets(ReadAheadHandle& q, ReadAhead& queue, size_t count,
                         "read-ahead target: expected an array (count, bands, rows, cols)");
     }
     const PixelType type = PixelTypeOf(a.dtype());
-    const size_t stride = a.nbytes() / count;
+    const size_t stride = count == 0 ? 0 : a.nbytes() / count;
     for (size_t i = 0; i < count; ++i) {
       DecodeTarget& t = rows[i][f];
       t.data = static_cast<std::byte*>(a.data()) + i * stride;

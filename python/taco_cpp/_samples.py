@@ -313,9 +313,10 @@ class SampleSource:
 
         ``batch`` > 0 with ``allocate``: the rows are decoded straight into preallocated
         batches of ``batch`` rows (the last may be shorter), two batches ahead of the
-        consumer (one when two batches exceed ``memory_budget``). ``allocate(n, shape, dtype)`` returns ``(batch_object, numpy_view)``: an
-        object indexable by row (a tensor of shape ``(n, *shape)``) and a writable,
-        C-contiguous numpy array over the same memory, which the C++ threads fill. The value
+        consumer (one when two batches exceed ``memory_budget``). ``allocate(n, shape,
+        dtype)`` returns ``(batch_object, numpy_view)``: an object indexable by row (a tensor
+        of shape ``(n, *shape)``) and a writable, C-contiguous numpy array over the same
+        memory, which the C++ threads fill. The value
         yielded for a row is then ``batch_object[i]`` (a view), or an array of its own when
         the row's raster does not have the first sample's shape and type."""
         rows = [int(r) for r in rows]
@@ -333,7 +334,6 @@ class SampleSource:
                 yield row, self.arrays(arrays)
         finally:
             queue.close()
-
 
     def _read_into_batches(self, rows: list[int], threads: int, memory_budget: int, max_ahead: int, batch: int,
                            allocate) -> Iterator[tuple[int, dict]]:
