@@ -33,10 +33,16 @@
 //  * Errors name the dataset, the sample (id, row) and the file: an out-of-range band or
 //    window, a file GDAL cannot open, a short read.
 //
+// SampleDecoder::DecodeInto writes the pixels of a file into memory the caller gives (a slot
+// of a preallocated batch tensor) when the decoded raster has exactly the slot's type and
+// shape; otherwise, or without a slot, the raster gets a buffer of its own as with Decode.
+//
 // ReadAhead decodes the rows of a given order in C++ threads ahead of the consumer, in
 // order, with the decoded bytes waiting in memory bounded by a budget (the sample the
 // consumer waits for is always decoded, so a budget smaller than one sample still makes
 // progress: one sample at a time). Errors arrive in order, with the sample they belong to.
+// With ReadAheadOptions::targeted, a row is decoded only after Provide() has given its
+// slots (the consumer hands over the next batch's memory while it uses the current one).
 // After fork(), an object made in the parent must not be used in the child (its threads do
 // not exist there); destroying it there leaks it instead of joining.
 #ifndef TACO_SAMPLE_LOADER_H_
@@ -97,7 +103,19 @@ struct RasterSelection {
   PixelType type = PixelType::kNative;
 };
 
-// A decoded raster, C-contiguous (bands, rows, cols).
+// Where DecodeInto may write one file's pixels: `data` holds bands * rows * cols pixels of
+// `type`, C-contiguous; the caller keeps it alive and untouched until the decode returned.
+// data == nullptr: no slot.
+struct DecodeTarget {
+  std::byte* data = nullptr;
+  PixelType type = PixelType::kUInt8;
+  int64_t bands = 0;
+  int64_t rows = 0;
+  int64_t cols = 0;
+};
+
+// A decoded raster, C-contiguous (bands, rows, cols): in `data`, or (in_target) in the
+// DecodeTarget it was given (`data` is then null).
 struct DecodedRaster {
   std::string name;  // the requested file name ("" for the row itself)
   PixelType type = PixelType::kUInt8;
@@ -106,6 +124,7 @@ struct DecodedRaster {
   int64_t cols = 0;
   std::unique_ptr<std::byte[]> data;
   size_t nbytes = 0;
+  bool in_target = false;
 };
 
 struct DecodedSample {
@@ -175,6 +194,9 @@ class SampleDecoder {
   const SamplePlan& plan() const { return *plan_; }
   // Reads and decodes `row` (0 <= row < num_rows). Thread-safe.
   Result<DecodedSample> Decode(int64_t row) const;
+  // Decode, writing file f into targets[f] when it matches (see DecodeTarget); `targets` is
+  // empty or has one entry per plan file. Thread-safe.
+  Result<DecodedSample> DecodeInto(int64_t row, const std::vector<DecodeTarget>& targets) const;
   ~SampleDecoder();
 
   struct Readers;
@@ -191,6 +213,7 @@ struct ReadAheadOptions {
   int threads = 2;                      // 0: decode in Next() on the caller's thread
   size_t memory_budget = 256ULL << 20;  // decoded bytes waiting for the consumer
   size_t max_ahead = 64;                // and at most this many samples ahead
+  bool targeted = false;                // decode a row only once Provide() covered it
 };
 
 class ReadAhead {
@@ -207,6 +230,13 @@ class ReadAhead {
   // Decoded bytes currently held for the consumer (for tests and metrics).
   size_t held_bytes() const;
   size_t peak_held_bytes() const;
+  // targeted: the DecodeTargets of the next rows of the order not yet provided, one vector
+  // per row (empty: that row gets buffers of its own). InvalidArgument beyond the last row.
+  // A row not provided when Next() reaches it is an error (it would wait forever).
+  Status Provide(std::vector<std::vector<DecodeTarget>> rows);
+  size_t provided() const;
+  // Positions Next() has handed out (decoded or as errors): their targets are written.
+  size_t taken() const;
 
  private:
   void Work();
@@ -224,7 +254,9 @@ class ReadAhead {
   size_t held_ = 0;      // decoded bytes of finished samples not yet taken
   size_t reserved_ = 0;  // estimated bytes of samples being decoded
   size_t peak_ = 0;
-  size_t estimate_ = 0;  // bytes of the largest sample decoded so far
+  size_t estimate_ = 0;                             // bytes of the largest sample decoded so far
+  size_t provided_ = 0;                             // targeted: rows whose targets Provide() gave
+  std::vector<std::vector<DecodeTarget>> targets_;  // targeted: by position in rows_
   bool stop_ = false;
   std::map<size_t, Result<DecodedSample>> ready_;
   std::vector<std::thread> threads_;

@@ -127,6 +127,10 @@ struct DecoderHandle {
 };
 
 struct ReadAheadHandle {
+  // The arrays given to provide(), with the position after their last row: kept alive until
+  // Next() has handed those rows out (the threads write into them until then). Declared
+  // before `queue` so that they outlive it (its destructor joins the threads).
+  std::vector<std::pair<size_t, nb::object>> targets;
   std::unique_ptr<ReadAhead> queue;
   pid_t pid = ::getpid();
 
@@ -179,11 +183,62 @@ nb::object ArrayOf(DecodedRaster& r) {
   return nb::cast(array);
 }
 
-// (row, [array per file]). GIL held.
+// (row, [array per file]; None for a file written into its DecodeTarget). GIL held.
 nb::tuple SampleTuple(DecodedSample& s) {
   nb::list arrays;
-  for (DecodedRaster& r : s.files) arrays.append(ArrayOf(r));
+  for (DecodedRaster& r : s.files) arrays.append(r.in_target ? nb::none() : ArrayOf(r));
   return nb::make_tuple(s.row, arrays);
+}
+
+PixelType PixelTypeOf(nb::dlpack::dtype t) {
+  for (PixelType p :
+       {PixelType::kUInt8, PixelType::kInt8, PixelType::kUInt16, PixelType::kInt16, PixelType::kUInt32,
+        PixelType::kInt32, PixelType::kUInt64, PixelType::kInt64, PixelType::kFloat32, PixelType::kFloat64}) {
+    if (DlType(p) == t) return p;
+  }
+  throw StatusError(StatusCode::kInvalidArgument, "read-ahead target: unsupported array type");
+}
+
+// Writable (nanobind refuses read-only arrays for a non-const scalar type), C-contiguous, CPU.
+using TargetArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
+
+// provide(count, targets): the next `count` rows' slots, from one array (count, bands, rows,
+// cols) per plan file or None (that file gets buffers of its own). GIL held.
+void ProvideTargets(ReadAheadHandle& q, ReadAhead& queue, size_t count,
+                    const std::vector<std::optional<TargetArray>>& arrays, nb::handle keep) {
+  std::vector<std::vector<DecodeTarget>> rows(count);
+  if (!arrays.empty()) {
+    for (auto& r : rows) r.resize(arrays.size());
+  }
+  for (size_t f = 0; f < arrays.size(); ++f) {
+    if (!arrays[f]) continue;
+    const TargetArray& a = *arrays[f];
+    if (a.ndim() != 4 || a.shape(0) != count) {
+      throw StatusError(StatusCode::kInvalidArgument,
+                        "read-ahead target: expected an array (count, bands, rows, cols)");
+    }
+    const PixelType type = PixelTypeOf(a.dtype());
+    const size_t stride = count == 0 ? 0 : a.nbytes() / count;
+    for (size_t i = 0; i < count; ++i) {
+      DecodeTarget& t = rows[i][f];
+      t.data = static_cast<std::byte*>(a.data()) + i * stride;
+      t.type = type;
+      t.bands = static_cast<int64_t>(a.shape(1));
+      t.rows = static_cast<int64_t>(a.shape(2));
+      t.cols = static_cast<int64_t>(a.shape(3));
+    }
+  }
+  const size_t end = queue.provided() + count;
+  Check(queue.Provide(std::move(rows)));
+  q.targets.emplace_back(end, nb::borrow(keep));
+}
+
+// Drops the kept target arrays whose rows were all handed out. GIL held.
+void ReleaseTaken(ReadAheadHandle& q, ReadAhead& queue) {
+  const size_t taken = queue.taken();
+  size_t n = 0;
+  while (n < q.targets.size() && q.targets[n].first <= taken) ++n;
+  if (n > 0) q.targets.erase(q.targets.begin(), q.targets.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 }  // namespace
@@ -301,16 +356,19 @@ void BindLoader(nb::module_& m) {
           nb::arg("row"))
       .def(
           "read_ahead",
-          [](DecoderHandle& d, std::vector<int64_t> rows, int threads, size_t memory_budget, size_t max_ahead) {
+          [](DecoderHandle& d, std::vector<int64_t> rows, int threads, size_t memory_budget, size_t max_ahead,
+             bool targeted) {
             d.CheckProcess();
             if (threads < 0) throw StatusError(StatusCode::kInvalidArgument, "read-ahead threads must be >= 0");
             ReadAheadOptions o;
             o.threads = threads;
             o.memory_budget = memory_budget;
             o.max_ahead = max_ahead;
+            o.targeted = targeted;
             return ReadAheadHandle(std::make_unique<ReadAhead>(d.decoder, std::move(rows), o));
           },
-          nb::arg("rows"), nb::arg("threads"), nb::arg("memory_budget"), nb::arg("max_ahead"));
+          nb::arg("rows"), nb::arg("threads"), nb::arg("memory_budget"), nb::arg("max_ahead"),
+          nb::arg("targeted") = false);
 
   nb::class_<ReadAheadHandle>(m, "ReadAhead")
       .def("next",
@@ -321,17 +379,27 @@ void BindLoader(nb::module_& m) {
                nb::gil_scoped_release release;
                s = Take(queue.Next());
              }
+             ReleaseTaken(q, queue);
              if (!s) return nb::none();
              return SampleTuple(*s);
            })
+      .def(
+          "provide",
+          [](ReadAheadHandle& q, size_t count, std::vector<std::optional<TargetArray>> arrays, nb::handle keep) {
+            ProvideTargets(q, q.Get(), count, arrays, keep);
+          },
+          nb::arg("count"), nb::arg("targets"), nb::arg("keep").none())
       .def("__len__", [](ReadAheadHandle& q) { return q.Get().size(); })
       .def_prop_ro("held_bytes", [](ReadAheadHandle& q) { return q.Get().held_bytes(); })
       .def_prop_ro("peak_held_bytes", [](ReadAheadHandle& q) { return q.Get().peak_held_bytes(); })
       .def("close", [](ReadAheadHandle& q) {
         if (q.pid != ::getpid()) return;
         std::unique_ptr<ReadAhead> queue = std::move(q.queue);
-        nb::gil_scoped_release release;
-        queue.reset();
+        {
+          nb::gil_scoped_release release;
+          queue.reset();
+        }
+        q.targets.clear();  // the threads are joined: nothing writes into them any more
       });
 }
 

@@ -1,7 +1,9 @@
 # Type stubs of taco_cpp._native (the nanobind module of python/src/), written by
 # scripts/gen_stubs.py from nanobind's stubgen: do not edit, run it after changing a binding.
 from collections.abc import Sequence
+from typing import Annotated
 
+from numpy.typing import NDArray
 import typing_extensions
 
 
@@ -260,10 +262,12 @@ def make_decoder(plan: SamplePlan, selections: Sequence[tuple[Sequence[int] | No
 class SampleDecoder:
     def decode(self, row: int) -> tuple: ...
 
-    def read_ahead(self, rows: Sequence[int], threads: int, memory_budget: int, max_ahead: int) -> ReadAhead: ...
+    def read_ahead(self, rows: Sequence[int], threads: int, memory_budget: int, max_ahead: int, targeted: bool = False) -> ReadAhead: ...
 
 class ReadAhead:
     def next(self) -> object: ...
+
+    def provide(self, count: int, targets: Sequence[Annotated[NDArray, dict(order='C', device='cpu')] | None], keep: object | None) -> None: ...
 
     def __len__(self) -> int: ...
 

@@ -14,8 +14,10 @@ is made again in the child).
 
 from __future__ import annotations
 
+import math
 import os
-from typing import Any, Iterator, Mapping, Sequence
+from collections import deque
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import _native
 from ._convert import path_text
@@ -175,13 +177,19 @@ class SampleSource:
         # float16: decoded as float32 by the core, converted after (_after).
         self._after = [t if t == "float16" else None for (_, _, t) in wanted]
         self._selections = [(b, w, "float32" if t == "float16" else t) for (b, w, t) in wanted]
+        #: Per key: (shape, numpy dtype name) of the first sample's decoded array, the slot
+        #: read_ahead(batch=...) preallocates; None where nothing is preallocated (float16,
+        #: converted after decoding) or without samples.
+        self.layout: list = [None] * len(self.keys)
         plan = self.plan()
         if plan.num_rows != self._metadata_table().num_rows:
             raise InvalidArgumentError(
                 f"{self.view.path}: the view changed while it was read ({plan.num_rows} rows planned, "
                 f"{self._metadata_table().num_rows} rows of metadata)")
         if plan.num_rows > 0:
-            self.decode(0)  # bad bands, windows, types and unreadable files fail here
+            _, first = self._decoder().decode(0)  # bad bands, windows, types and unreadable files fail here
+            self.layout = [None if after is not None else (tuple(a.shape), a.dtype.name)
+                           for a, after in zip(first, self._after)]
             if not allow_narrowing:
                 self._check_narrowing()
 
@@ -243,7 +251,7 @@ class SampleSource:
     # ---- pickling ----------------------------------------------------------------------
     def __getstate__(self):
         return {"view": self.view, "files": self.files, "keys": self.keys, "selections": self._selections,
-                "after": self._after}
+                "after": self._after, "layout": self.layout}
 
     def __setstate__(self, state):
         self.view = state["view"]
@@ -251,6 +259,7 @@ class SampleSource:
         self.keys = state["keys"]
         self._selections = state["selections"]
         self._after = state.get("after") or [None] * len(self.keys)
+        self.layout = state.get("layout") or [None] * len(self.keys)
         self._table = None
         self._columns = None
         self._plan = None
@@ -296,11 +305,25 @@ class SampleSource:
         return out
 
     def read_ahead(self, rows: Sequence[int], threads: int = 2, memory_budget: int = _DEFAULT_BUDGET,
-                   max_ahead: int = 64) -> Iterator[tuple[int, dict]]:
+                   max_ahead: int = 64, batch: int = 0,
+                   allocate: Callable[[int, tuple, str], tuple[Any, Any]] | None = None) -> Iterator[tuple[int, dict]]:
         """Decodes ``rows`` in order, ``threads`` C++ threads ahead of the consumer, holding at
         most about ``memory_budget`` decoded bytes (plus one sample per thread); yields
-        (row, key → array). An error is raised when its row is reached."""
+        (row, key → array). An error is raised when its row is reached.
+
+        ``batch`` > 0 with ``allocate``: the rows are decoded straight into preallocated
+        batches of ``batch`` rows (the last may be shorter), two batches ahead of the
+        consumer (one when two batches exceed ``memory_budget``). ``allocate(n, shape,
+        dtype)`` returns ``(batch_object, numpy_view)``: an object indexable by row (a tensor
+        of shape ``(n, *shape)``) and a writable, C-contiguous numpy array over the same
+        memory, which the C++ threads fill. The value
+        yielded for a row is then ``batch_object[i]`` (a view), or an array of its own when
+        the row's raster does not have the first sample's shape and type."""
         rows = [int(r) for r in rows]
+        if batch > 0 and allocate is not None and any(lay is not None for lay in self.layout):
+            yield from self._read_into_batches(rows, int(threads), int(memory_budget), int(max_ahead), int(batch),
+                                               allocate)
+            return
         queue = self._decoder().read_ahead(rows, int(threads), int(memory_budget), int(max_ahead))
         try:
             while True:
@@ -308,6 +331,51 @@ class SampleSource:
                 if item is None:
                     return
                 row, arrays = item
+                yield row, self.arrays(arrays)
+        finally:
+            queue.close()
+
+    def _read_into_batches(self, rows: list[int], threads: int, memory_budget: int, max_ahead: int, batch: int,
+                           allocate) -> Iterator[tuple[int, dict]]:
+        import numpy as np
+
+        queue = self._decoder().read_ahead(rows, threads, memory_budget, max_ahead, True)
+        batches: deque = deque()  # (first position, [batch object or None per key])
+        provided = 0
+        # Two batches ahead (the threads fill the next while the loop uses this one), or one
+        # when two would not fit the memory budget.
+        batch_bytes = sum(batch * math.prod(lay[0]) * np.dtype(lay[1]).itemsize for lay in self.layout if lay)
+        ahead = 2 if 2 * batch_bytes <= memory_budget else 1
+
+        def provide():
+            nonlocal provided
+            n = min(batch, len(rows) - provided)
+            objects, views = [], []
+            for lay in self.layout:
+                if lay is None:
+                    objects.append(None)
+                    views.append(None)
+                else:
+                    obj, view = allocate(n, lay[0], lay[1])
+                    objects.append(obj)
+                    views.append(view)
+            queue.provide(n, views, views)
+            batches.append((provided, objects))
+            provided += n
+
+        try:
+            for _ in range(ahead):
+                if provided < len(rows):
+                    provide()
+            for position in range(len(rows)):
+                if position >= batches[0][0] + batch:  # a new batch starts: hand over the one after the next
+                    batches.popleft()
+                    if provided < len(rows):
+                        provide()
+                item = queue.next()
+                row, arrays = item
+                first, objects = batches[0]
+                arrays = [objects[f][position - first] if a is None else a for f, a in enumerate(arrays)]
                 yield row, self.arrays(arrays)
         finally:
             queue.close()

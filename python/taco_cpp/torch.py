@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import weakref
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -80,6 +81,87 @@ def _with_metadata_type(sample: dict) -> dict:
     if type(meta) is dict:
         sample[METADATA_KEY] = SampleMetadata(meta)
     return sample
+
+
+# ---- preallocated batches -------------------------------------------------------------------
+# The batches TacoIterableDataset decodes into, by id (a weak reference each): collate_samples
+# returns such a batch instead of stacking copies of its rows, and only for these.
+_BATCHES: dict = {}
+
+
+def _remember(batch) -> None:
+    key = id(batch)
+    _BATCHES[key] = weakref.ref(batch, lambda _, key=key: _BATCHES.pop(key, None))
+
+
+def _ours(base) -> bool:
+    ref = _BATCHES.get(id(base))
+    return ref is not None and ref() is base
+
+
+def _shared_tensor(n: int, shape: tuple, dtype) -> torch.Tensor:
+    """An uninitialised tensor in shared memory (what default_collate makes in a worker):
+    sending it to the main process passes a file descriptor, no copy."""
+    elem = torch.empty(0, dtype=dtype)
+    numel = n * math.prod(shape)
+    typed = elem._typed_storage() if hasattr(elem, "_typed_storage") else elem.storage()
+    storage = typed._new_shared(numel)
+    return elem.new(storage).resize_(n, *shape)
+
+
+def _allocate_batch(as_tensor: bool):
+    """The ``allocate`` of SampleSource.read_ahead: tensors (in shared memory inside a
+    DataLoader worker) or numpy arrays."""
+    in_worker = _data.get_worker_info() is not None
+
+    def allocate(n: int, shape: tuple, dtype: str):
+        if not as_tensor:
+            array = np.empty((n, *shape), dtype=dtype)
+            _remember(array)
+            return array, array
+        torch_type = getattr(torch, dtype)
+        tensor = _shared_tensor(n, shape, torch_type) if in_worker else torch.empty((n, *shape), dtype=torch_type)
+        _remember(tensor)
+        return tensor, tensor.numpy()
+
+    return allocate
+
+
+def _rows_of_a_batch(values: list):
+    """The preallocated batch whose consecutive rows ``values`` are (``batch[i0:i0+n]``,
+    the batch itself when they are all of it), else None."""
+    first = values[0]
+    if isinstance(first, torch.Tensor):
+        base = first._base
+        if base is None or not _ours(base) or base.dim() != first.dim() + 1 or base.dtype != first.dtype:
+            return None
+        if tuple(base.shape[1:]) != tuple(first.shape) or tuple(base.stride()[1:]) != tuple(first.stride()):
+            return None
+        step, start = base.stride(0), first.storage_offset() - base.storage_offset()
+        for j, v in enumerate(values):
+            if (not isinstance(v, torch.Tensor) or v._base is not base or v.dtype != base.dtype
+                    or v.shape != first.shape or v.stride() != first.stride()
+                    or v.storage_offset() - base.storage_offset() != start + j * step):
+                return None
+    elif isinstance(first, np.ndarray):
+        base = first.base
+        if not isinstance(base, np.ndarray) or not _ours(base) or base.ndim != first.ndim + 1:
+            return None
+        if base.dtype != first.dtype or base.shape[1:] != first.shape or base.strides[1:] != first.strides:
+            return None
+        step, start = base.strides[0], first.ctypes.data - base.ctypes.data
+        for j, v in enumerate(values):
+            if (not isinstance(v, np.ndarray) or v.base is not base or v.dtype != base.dtype or v.shape != first.shape
+                    or v.strides != first.strides or v.ctypes.data - base.ctypes.data != start + j * step):
+                return None
+    else:
+        return None
+    if step <= 0 or start % step:
+        return None
+    i0 = start // step
+    if i0 + len(values) > base.shape[0]:
+        return None
+    return base if i0 == 0 and len(values) == base.shape[0] else base[i0:i0 + len(values)]
 
 
 class TacoDataset(_data.Dataset):
@@ -191,7 +273,14 @@ class TacoIterableDataset(_data.IterableDataset):
       ``set_epoch``/``load_state_dict`` reach persistent workers too (shared memory).
     * ``read_ahead_threads`` (default: all cores without workers, 1 per worker) decode the
       next rows of this process's list in C++ threads, holding at most ``memory_budget``
-      decoded bytes (plus one sample per thread).
+      decoded bytes (plus one sample per thread); 0 decodes each sample when it is asked for.
+    * ``preallocate`` (default True; used when ``batch_size`` > 1): those threads decode
+      straight into the batch's tensors, allocated two batches ahead (one if two exceed
+      ``memory_budget``; in shared memory inside a DataLoader worker), so that :func:`collate_samples` returns them without
+      stacking copies and a worker's batch reaches the main process without a copy. Each
+      sample's tensor is then a view into its batch's tensor (``tensor._base``); a sample
+      whose raster differs from the first sample's shape or type gets a tensor of its own.
+      ``False`` decodes every sample into its own buffer (and ``collate_samples`` stacks).
     """
 
     def __init__(self, dataset_or_path, files: Sequence[str] | str | None = None, bands=None, window=None,
@@ -199,7 +288,7 @@ class TacoIterableDataset(_data.IterableDataset):
                  shuffle: bool = True, seed: int = 0, rank: int | None = None, world_size: int | None = None,
                  drop_last: bool = False, pad: bool = False, batch_size: int | None = None,
                  read_ahead_threads: int | None = None, memory_budget: int = 256 << 20, max_ahead: int = 64,
-                 allow_narrowing: bool = False):
+                 allow_narrowing: bool = False, preallocate: bool = True):
         self.source = SampleSource(dataset_or_path, files, bands, window, dtype, torch_types=as_tensor,
                                    allow_narrowing=allow_narrowing)
         self.transform = transform
@@ -223,6 +312,7 @@ class TacoIterableDataset(_data.IterableDataset):
         self.read_ahead_threads = None if read_ahead_threads is None else int(read_ahead_threads)
         self.memory_budget = int(memory_budget)
         self.max_ahead = int(max_ahead)
+        self.preallocate = bool(preallocate)
         self._explicit_rank = (rank, world_size)
         if (rank is None) != (world_size is None):
             raise InvalidArgumentError("give both rank and world_size, or neither")
@@ -388,7 +478,9 @@ class TacoIterableDataset(_data.IterableDataset):
         if _data.get_worker_info() is None:
             self._yielded = 0
         source = self.source
-        for row, arrays in source.read_ahead(rows, threads, self.memory_budget, self.max_ahead):
+        batch = self.batch_size if self.preallocate and self.batch_size > 1 else 0
+        allocate = _allocate_batch(self.as_tensor) if batch else None
+        for row, arrays in source.read_ahead(rows, threads, self.memory_budget, self.max_ahead, batch, allocate):
             sample = arrays
             sample[METADATA_KEY] = SampleMetadata(source.metadata(row))
             if self.as_tensor:
@@ -459,7 +551,8 @@ def _stackable(values: list) -> bool:
 def collate_samples(batch: Sequence[dict]) -> dict:
     """Batches sample dicts: tensors of one shape and type are stacked into a tensor (batch,
     bands, rows, cols) — numpy arrays (``as_tensor=False``) into a numpy array —, others kept
-    as a list; ``"metadata"`` becomes a dict column →
+    as a list (the rows of a batch :class:`TacoIterableDataset` preallocated give that batch,
+    not a copy); ``"metadata"`` becomes a dict column →
     tensor for numbers of one kind, else a list (missing keys and nulls give None, so
     samples with differing metadata types or columns batch fine). Other values: lists."""
     if not batch:
@@ -479,6 +572,8 @@ def collate_samples(batch: Sequence[dict]) -> dict:
                     if c not in columns:
                         columns.append(c)
             out[k] = {c: _collate_values([v.get(c) for v in values]) for c in columns}
+        elif (whole := _rows_of_a_batch(values)) is not None:
+            out[k] = whole
         elif _stackable(values):
             if all(isinstance(v, np.ndarray) for v in values):
                 out[k] = np.stack(values)  # as_tensor=False: numpy stays numpy (uint16 too)

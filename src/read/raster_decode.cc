@@ -135,7 +135,8 @@ Result<PixelType> Resolve(PixelType requested, PixelType native, const std::stri
 
 std::string Range(int n) { return n == 1 ? "0" : "0.." + std::to_string(n - 1); }
 
-Result<DecodedRaster> Decode(GDALDataset& ds, const RasterSelection& sel, const std::string& what) {
+Result<DecodedRaster> Decode(GDALDataset& ds, const RasterSelection& sel, const std::string& what,
+                             const DecodeTarget* target) {
   const int count = ds.GetRasterCount();
   const int width = ds.GetRasterXSize();
   const int height = ds.GetRasterYSize();
@@ -180,14 +181,17 @@ Result<DecodedRaster> Decode(GDALDataset& ds, const RasterSelection& sel, const 
   r.rows = w.rows;
   r.cols = w.cols;
   r.nbytes = plane * band_map.size() * item;
-  r.data = std::make_unique_for_overwrite<std::byte[]>(r.nbytes == 0 ? 1 : r.nbytes);
+  r.in_target = target != nullptr && target->data != nullptr && target->type == out && target->bands == r.bands &&
+                target->rows == r.rows && target->cols == r.cols;
+  if (!r.in_target) r.data = std::make_unique_for_overwrite<std::byte[]>(r.nbytes == 0 ? 1 : r.nbytes);
+  std::byte* pixels = r.in_target ? target->data : r.data.get();
   const GSpacing pixel = static_cast<GSpacing>(item);
   const GSpacing line = pixel * w.cols;
   const GSpacing band = line * w.rows;
   const CPLErr err =
       ds.RasterIO(GF_Read, static_cast<int>(w.col_off), static_cast<int>(w.row_off), static_cast<int>(w.cols),
-                  static_cast<int>(w.rows), r.data.get(), static_cast<int>(w.cols), static_cast<int>(w.rows),
-                  ToGdal(out), static_cast<int>(band_map.size()), band_map.data(), pixel, line, band, nullptr);
+                  static_cast<int>(w.rows), pixels, static_cast<int>(w.cols), static_cast<int>(w.rows), ToGdal(out),
+                  static_cast<int>(band_map.size()), band_map.data(), pixel, line, band, nullptr);
   if (err != CE_None) {
     return Status::Corruption(what +
                               ": GDAL failed to decode the pixels: " + QuietGdalErrors::LastError("unknown error"));
@@ -198,7 +202,8 @@ Result<DecodedRaster> Decode(GDALDataset& ds, const RasterSelection& sel, const 
 }  // namespace
 
 Result<DecodedRaster> DecodeRasterPath(const std::string& path, const RasterSelection& selection,
-                                       const std::string& what, const ext::internal::RasterAccess& access) {
+                                       const std::string& what, const ext::internal::RasterAccess& access,
+                                       const DecodeTarget* target) {
   auto ds = ext::internal::OpenSampleRaster(path, access);
   if (!ds.ok()) {
     // The status names the path: keep only its reason after `what`.
@@ -208,12 +213,12 @@ Result<DecodedRaster> DecodeRasterPath(const std::string& path, const RasterSele
     return Status::InvalidArgument(what + ": " + (at == std::string::npos ? m : m.substr(at)));
   }
   ext::internal::QuietGdalErrors quiet;
-  return Decode(**ds, selection, what);
+  return Decode(**ds, selection, what, target);
 }
 
 Result<DecodedRaster> DecodeRasterBytes(const char* data, size_t size, const std::string& leaf,
                                         const RasterSelection& selection, const std::string& what,
-                                        const ext::internal::RasterAccess& access) {
+                                        const ext::internal::RasterAccess& access, const DecodeTarget* target) {
   static std::atomic<uint64_t> counter{0};
   std::string name = leaf;
   const size_t slash = name.find_last_of('/');
@@ -224,7 +229,7 @@ Result<DecodedRaster> DecodeRasterBytes(const char* data, size_t size, const std
                                       static_cast<vsi_l_offset>(size), FALSE);
   if (fp == nullptr) return Status::Internal(what + ": cannot create " + vsimem);
   VSIFCloseL(fp);
-  auto result = DecodeRasterPath(vsimem, selection, what, access);
+  auto result = DecodeRasterPath(vsimem, selection, what, access, target);
   VSIUnlink(vsimem.c_str());
   return result;
 }

@@ -168,7 +168,9 @@ Result<std::shared_ptr<const SampleDecoder>> SampleDecoder::Make(std::shared_ptr
   return std::shared_ptr<const SampleDecoder>(std::move(d));
 }
 
-Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
+Result<DecodedSample> SampleDecoder::Decode(int64_t row) const { return DecodeInto(row, {}); }
+
+Result<DecodedSample> SampleDecoder::DecodeInto(int64_t row, const std::vector<DecodeTarget>& targets) const {
   const SamplePlan& plan = *plan_;
   if (row < 0 || static_cast<size_t>(row) >= plan.num_rows()) {
     return Status::InvalidArgument(plan.dataset() + ": row " + std::to_string(row) + " is out of range (the view has " +
@@ -176,6 +178,11 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
   }
   const size_t r = static_cast<size_t>(row);
   const size_t k = plan.files_per_row();
+  if (!targets.empty() && targets.size() != k) {
+    return Status::InvalidArgument("sample decoder: " + std::to_string(targets.size()) + " targets for " +
+                                   std::to_string(k) + " files");
+  }
+  auto target = [&](size_t f) -> const DecodeTarget* { return targets.empty() ? nullptr : &targets[f]; };
   const std::string sample = plan.dataset() + ": sample '" + plan.id(r) + "' (row " + std::to_string(row) + ")";
   auto what = [&](size_t f) { return plan.files().empty() ? sample : sample + ", file '" + plan.files()[f] + "'"; };
   auto leaf = [&](size_t f) { return LeafOf(plan.files().empty() ? "" : plan.files()[f], plan.id(r)); };
@@ -215,12 +222,14 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
     Result<DecodedRaster> d = Status::OK();
     if (auto sub = ParseVsiSubfile(path); sub && IsHttp(sub->root)) {
       TACO_ASSIGN_OR_RETURN(std::string bytes, ReadRange(sub->root, sub->offset, sub->size));
-      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f), access_for(""));
+      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f), access_for(""),
+                                  target(f));
     } else if (IsHttp(path)) {
       TACO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
-      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f), access_for(""));
+      d = read::DecodeRasterBytes(bytes.data(), bytes.size(), leaf(f), selections_[f], what(f), access_for(""),
+                                  target(f));
     } else {
-      d = read::DecodeRasterPath(path, selections_[f], what(f), access_for(path));
+      d = read::DecodeRasterPath(path, selections_[f], what(f), access_for(path), target(f));
     }
     if (!d.ok()) return d.status();
     out.files[f] = std::move(*d);
@@ -249,7 +258,7 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
       if (IsHttp(root) || (ParseVsiSubfile(path) && IsHttp(ParseVsiSubfile(path)->root))) {
         TACO_ASSIGN_OR_RETURN(path, InProcessGdalPath(path, leaf(f)));
       }
-      auto d = read::DecodeRasterPath(path, selections_[f], what(f), access_for(path));
+      auto d = read::DecodeRasterPath(path, selections_[f], what(f), access_for(path), target(f));
       if (!d.ok()) return d.status();
       out.files[f] = std::move(*d);
     } else {
@@ -293,7 +302,7 @@ Result<DecodedSample> SampleDecoder::Decode(int64_t row) const {
         TACO_RETURN_IF_ERROR(CheckCrc(header, data, loc.size, what(f)));
       }
       auto d = read::DecodeRasterBytes(data, static_cast<size_t>(loc.size), leaf(f), selections_[f], what(f),
-                                       access_for(""));
+                                       access_for(""), target(f));
       if (!d.ok()) return d.status();
       out.files[f] = std::move(*d);
     }
@@ -343,6 +352,7 @@ LocationFallback NavigationFallback(ViewOpener open_view, std::vector<std::strin
 ReadAhead::ReadAhead(std::shared_ptr<const SampleDecoder> decoder, std::vector<int64_t> rows, ReadAheadOptions options)
     : decoder_(std::move(decoder)), rows_(std::move(rows)), options_(options), pid_(::getpid()) {
   if (options_.max_ahead < 1) options_.max_ahead = 1;
+  if (options_.targeted) targets_.resize(rows_.size());
   for (int t = 0; t < options_.threads; ++t) threads_.emplace_back([this] { Work(); });
 }
 
@@ -362,6 +372,7 @@ ReadAhead::~ReadAhead() {
 
 bool ReadAhead::CanClaim() const {
   if (next_claim_ >= rows_.size()) return false;
+  if (options_.targeted && next_claim_ >= provided_) return false;
   if (next_claim_ == next_out_) return true;  // the consumer waits for it
   if (next_claim_ - next_out_ >= options_.max_ahead) return false;
   return held_ + reserved_ + estimate_ <= options_.memory_budget;
@@ -375,8 +386,10 @@ void ReadAhead::Work() {
     const size_t k = next_claim_++;
     const size_t reserve = estimate_;
     reserved_ += reserve;
+    std::vector<DecodeTarget> targets;
+    if (options_.targeted) targets = std::move(targets_[k]);
     lock.unlock();
-    Result<DecodedSample> r = decoder_->Decode(rows_[k]);
+    Result<DecodedSample> r = decoder_->DecodeInto(rows_[k], targets);
     lock.lock();
     reserved_ -= reserve;
     if (r.ok()) {
@@ -394,10 +407,16 @@ Result<std::optional<DecodedSample>> ReadAhead::Next() {
   if (::getpid() != pid_) return Status::Internal("a read-ahead made before fork() was used in the child process");
   std::unique_lock<std::mutex> lock(mu_);
   if (next_out_ >= rows_.size()) return std::optional<DecodedSample>();
+  if (options_.targeted && next_out_ >= provided_) {
+    return Status::InvalidArgument("read-ahead: the targets of position " + std::to_string(next_out_) +
+                                   " were not provided before it was asked for");
+  }
   if (threads_.empty()) {
     const size_t k = next_out_++;
+    std::vector<DecodeTarget> targets;
+    if (options_.targeted) targets = std::move(targets_[k]);
     lock.unlock();
-    TACO_ASSIGN_OR_RETURN(DecodedSample s, decoder_->Decode(rows_[k]));
+    TACO_ASSIGN_OR_RETURN(DecodedSample s, decoder_->DecodeInto(rows_[k], targets));
     return std::optional<DecodedSample>(std::move(s));
   }
   work_cv_.notify_all();
@@ -409,6 +428,30 @@ Result<std::optional<DecodedSample>> ReadAhead::Next() {
   work_cv_.notify_all();
   if (!r.ok()) return r.status();
   return std::optional<DecodedSample>(std::move(*r));
+}
+
+Status ReadAhead::Provide(std::vector<std::vector<DecodeTarget>> rows) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!options_.targeted) return Status::InvalidArgument("read-ahead: Provide() without the targeted option");
+    if (rows.size() > rows_.size() - provided_) {
+      return Status::InvalidArgument("read-ahead: targets for " + std::to_string(rows.size()) + " rows, but only " +
+                                     std::to_string(rows_.size() - provided_) + " are left");
+    }
+    for (auto& t : rows) targets_[provided_++] = std::move(t);
+  }
+  work_cv_.notify_all();
+  return Status::OK();
+}
+
+size_t ReadAhead::provided() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return provided_;
+}
+
+size_t ReadAhead::taken() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return next_out_;
 }
 
 size_t ReadAhead::held_bytes() const {

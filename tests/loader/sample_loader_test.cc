@@ -275,6 +275,80 @@ TEST_F(SampleLoaderTest, ReadAheadKeepsTheOrderAndTheBudget) {
   { ReadAhead abandoned(*decoder, rows, o); }
 }
 
+// DecodeInto writes a file into its slot when type and shape match, else into a buffer of
+// its own; a targeted ReadAhead decodes a row only once its slots are provided.
+TEST_F(SampleLoaderTest, DecodeIntoSlotsAndTargetedReadAhead) {
+  auto ds = Open();
+  auto plan = SamplePlan::Build(*ds, {"before.tif", "label.tif"});
+  ASSERT_TRUE(plan.ok());
+  RasterSelection image;
+  image.type = PixelType::kInt32;
+  image.window = PixelWindow{1, 2, 5, 3};
+  RasterSelection label;
+  auto decoder = SampleDecoder::Make(*plan, {image, label});
+  ASSERT_TRUE(decoder.ok());
+  constexpr size_t kImage = 4 * 3 * 5;  // int32 pixels of the window, all bands
+  std::vector<int32_t> slots(3 * kImage, -7);
+  std::vector<uint8_t> labels(kSize * kSize, 0);
+  auto slot = [&](size_t i) {
+    return DecodeTarget{reinterpret_cast<std::byte*>(slots.data() + i * kImage), PixelType::kInt32, 4, 3, 5};
+  };
+  auto check_slot = [&](size_t i, int tile) {
+    for (int b = 0; b < 4; ++b) {
+      std::vector<int> plane(slots.begin() + static_cast<std::ptrdiff_t>(i * kImage + b * 15),
+                             slots.begin() + static_cast<std::ptrdiff_t>(i * kImage + (b + 1) * 15));
+      EXPECT_EQ(plane, GdalPixels(Loose(tile, "before.tif"), b, 1, 2, 5, 3)) << "slot " << i << " band " << b;
+    }
+  };
+  // The image fits its slot; the label's slot has the wrong type: a buffer of its own.
+  DecodeTarget wrong_type{reinterpret_cast<std::byte*>(labels.data()), PixelType::kUInt16, 1, kSize, kSize};
+  auto s = (*decoder)->DecodeInto(3, {slot(1), wrong_type});
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_TRUE(s->files[0].in_target);
+  EXPECT_EQ(s->files[0].data, nullptr);
+  EXPECT_FALSE(s->files[1].in_target);
+  ASSERT_NE(s->files[1].data, nullptr);
+  EXPECT_EQ(labels, std::vector<uint8_t>(kSize * kSize, 0));  // untouched
+  check_slot(1, 3);
+  EXPECT_EQ(slots[0], -7);  // the neighbours are untouched
+  EXPECT_EQ(slots[2 * kImage], -7);
+  // Another shape (3 bands expected): not written.
+  DecodeTarget wrong_shape = slot(2);
+  wrong_shape.bands = 3;
+  s = (*decoder)->DecodeInto(0, {wrong_shape, DecodeTarget{}});
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->files[0].in_target);
+  EXPECT_EQ(slots[2 * kImage], -7);
+  EXPECT_FALSE((*decoder)->DecodeInto(0, {slot(0)}).ok());  // one target per file
+
+  for (int threads : {0, 2}) {
+    std::fill(slots.begin(), slots.end(), -7);
+    ReadAheadOptions o;
+    o.threads = threads;
+    o.targeted = true;
+    ReadAhead queue(*decoder, {4, 0, 5}, o);
+    if (threads > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      EXPECT_EQ(slots[0], -7) << "decoded before its slot was provided";
+    }
+    auto early = queue.Next();
+    ASSERT_FALSE(early.ok());
+    EXPECT_NE(early.status().message().find("were not provided"), std::string::npos);
+    ASSERT_TRUE(queue.Provide({{slot(0), DecodeTarget{}}, {slot(1), DecodeTarget{}}}).ok());
+    ASSERT_TRUE(queue.Provide({{}}).ok());   // the last row: buffers of its own
+    EXPECT_FALSE(queue.Provide({{}}).ok());  // beyond the last row
+    for (size_t i = 0; i < 3; ++i) {
+      auto next = queue.Next();
+      ASSERT_TRUE(next.ok() && *next) << (next.ok() ? "end" : next.status().message());
+      EXPECT_EQ((*next)->files[0].in_target, i < 2);
+      EXPECT_EQ(queue.taken(), i + 1);
+    }
+    check_slot(0, 4);
+    check_slot(1, 0);
+    EXPECT_EQ(slots[2 * kImage], -7);
+  }
+}
+
 TEST(PixelTypeTest, NamesRoundTrip) {
   for (const char* name : {"uint8", "uint16", "int16", "uint32", "int32", "float32", "float64", "native", "torch"}) {
     auto t = ParsePixelType(name);
