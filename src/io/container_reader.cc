@@ -26,6 +26,7 @@ class LocalContainer final : public ContainerReader {
   const std::string& name() const override { return file_->name(); }
   Status ReadAt(uint64_t offset, size_t n, void* out) const override { return file_->ReadAt(offset, n, out); }
   Status Prefetch(const PrefetchPlan&) override { return Status::OK(); }
+  bool Holds(uint64_t, uint64_t) const override { return true; }
 
  private:
   RangeReaderPtr file_;
@@ -55,6 +56,16 @@ class RemoteContainer final : public ContainerReader {
   uint64_t size() const override { return base_->size(); }
   const std::string& name() const override { return base_->name(); }
   bool served_from_cache() const override { return from_cache_; }
+
+  bool Holds(uint64_t offset, uint64_t n) const override {
+    if (offset >= size()) return false;
+    n = std::min(n, size() - offset);
+    if (offset + n <= live_prefix_.size()) return true;
+    for (const Span& s : spans_) {
+      if (offset >= s.offset && n <= s.bytes.size() && offset - s.offset <= s.bytes.size() - n) return true;
+    }
+    return false;
+  }
 
   Status ReadAt(uint64_t offset, size_t n, void* out) const override {
     TACO_RETURN_IF_ERROR(CheckRange(name(), offset, n, size()));

@@ -24,6 +24,8 @@
 //    `validated_prefix` bytes equal the live ones (http) and whose groups have the sizes of
 //    these groups serves them: no request. Else the groups fetched are stored (a cache that
 //    cannot be written only costs requests later).
+// Holds(offset, n) lets the open code check what is free to check (a ZIP member's local
+// header) without a branch on where the container is.
 // Thread safety: Prefetch() is called once, by the opening thread, before the reader is
 // shared; ReadAt() is then safe from many threads (RangeReader's contract).
 #ifndef TACO_SRC_IO_CONTAINER_READER_H_
@@ -66,6 +68,9 @@ struct PrefetchPlan {
 class ContainerReader : public RangeReader {
  public:
   virtual Status Prefetch(const PrefetchPlan& plan) = 0;
+  // True when reading [offset, offset + n) (clamped to size()) costs no request: always for
+  // a local file; for a remote object, inside the read-ahead, cached or prefetched bytes.
+  virtual bool Holds(uint64_t offset, uint64_t n) const = 0;
   // True when the last Prefetch() was served by the disk cache.
   virtual bool served_from_cache() const { return false; }
 };
