@@ -13,6 +13,7 @@
 
 #include "edit/zip_inplace.h"
 #include "format/container.h"
+#include "io/location.h"
 #include "table/engine.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
@@ -230,9 +231,9 @@ Result<std::vector<std::string>> Edit(const std::string& path, const EditOptions
   }
   TACO_ASSIGN_OR_RETURN(DatasetFormat detected, DetectFormat(path));
   const format::Container& container = format::Container::For(detected);
-  // The one local/remote test of edit: the result replaces the input, which needs a local
-  // file system (a remote dataset is only read, into an output path of its own).
-  const bool replaceable = !IsRemotePath(path);
+  // The result replaces the input, which needs a local file system (a remote dataset is only
+  // read, into an output path of its own).
+  const bool replaceable = io::Location::Of(path).is_local_filesystem();
   if (options.in_place && (!container.metadata_rewritable_in_place() || !replaceable)) {
     return Status::InvalidArgument(path + ": --in-place works on local TACO ZIP files only");
   }

@@ -1,7 +1,11 @@
-// Name -> computed extension, for the CLI's `--ext stac,istac,stats,...`.
+// Name -> computed extension, for the CLI's `--ext stac,istac,stats,...` and Python's
+// compute_extension(): the registry of the SampleExtension classes (taco/extensions.h).
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gdal/gdal_util.h"
@@ -10,34 +14,57 @@
 
 namespace taco::ext {
 
-std::vector<std::string> KnownExtensionNames() { return {"stac", "istac", "stats", "stats-categorical"}; }
+namespace {
+
+// The --ext registry: each name makes the SampleExtension class that computes it, the same
+// classes Python's extension API uses (taco/extensions.h), so that there is one mechanism.
+struct RegistryEntry {
+  std::string_view name;
+  std::unique_ptr<SampleExtension> (*make)(const ExtensionSettings& settings);
+};
+
+std::unique_ptr<SampleExtension> MakeStats(bool categorical, const std::vector<double>& classes) {
+  GeotiffStatsOptions options;
+  options.categorical = categorical;
+  if (categorical) options.class_values = classes;
+  return std::make_unique<GeotiffStatsExtension>(std::move(options));
+}
+
+constexpr RegistryEntry kRegistry[] = {
+    {"stac",
+     [](const ExtensionSettings&) -> std::unique_ptr<SampleExtension> { return std::make_unique<StacExtension>(); }},
+    {"istac",
+     [](const ExtensionSettings&) -> std::unique_ptr<SampleExtension> { return std::make_unique<IstacExtension>(); }},
+    {"stats", [](const ExtensionSettings&) { return MakeStats(false, {}); }},
+    {"stats-categorical", [](const ExtensionSettings& s) { return MakeStats(true, s.categorical_classes); }},
+};
+
+}  // namespace
+
+std::vector<std::string> KnownExtensionNames() {
+  std::vector<std::string> names;
+  for (const RegistryEntry& e : kRegistry) names.emplace_back(e.name);
+  return names;
+}
 
 Result<std::vector<Field>> ComputeByName(std::string_view name, const std::string& raster_path,
                                          const ExtensionSettings& settings) {
-  Result<std::vector<Field>> result = Status::Internal("unreachable");
-  std::vector<Field> schema;
-  if (name == "stac") {
-    schema = StacSchema();
-    result = Stac(raster_path, std::nullopt, std::nullopt);
-  } else if (name == "istac") {
-    schema = IstacSchema();
-    result = Istac(raster_path, std::nullopt, std::nullopt);
-  } else if (name == "stats" || name == "stats-categorical") {
-    schema = GeotiffStatsSchema();
-    GeotiffStatsOptions options;
-    options.categorical = name == "stats-categorical";
-    if (options.categorical) options.class_values = settings.categorical_classes;
-    result = GeotiffStats(raster_path, options);
-  } else {
+  const RegistryEntry* entry = nullptr;
+  for (const RegistryEntry& e : kRegistry) {
+    if (e.name == name) entry = &e;
+  }
+  if (entry == nullptr) {
     std::string known;
     for (const auto& n : KnownExtensionNames()) known += (known.empty() ? "" : ", ") + n;
     return Status::InvalidArgument("--ext: unknown extension '" + std::string(name) + "' (known: " + known + ")");
   }
+  const std::unique_ptr<SampleExtension> extension = entry->make(settings);
+  // The file as a FILE sample (its id only names it; nothing is read or stat'ed here).
+  TACO_ASSIGN_OR_RETURN(Sample sample, Sample::FromScannedFile("raster", raster_path, 0));
+  Result<std::vector<Field>> result = extension->Compute(sample);
   // A sample GDAL cannot open as a raster (a folder, a CSV, ...) gets the schema's nulls;
   // other failures (unreadable pixels, bad CRS) are real errors.
-  if (!result.ok() && internal::IsNotARaster(result.status())) {
-    return schema;
-  }
+  if (!result.ok() && internal::IsNotARaster(result.status())) return extension->SchemaOnly();
   return result;
 }
 

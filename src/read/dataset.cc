@@ -12,11 +12,11 @@
 #include "format/zip/stored_member.h"
 #include "format/zip/taco_header.h"
 #include "gdal/sample_raster.h"
+#include "io/container_reader.h"
 #include "read/dataset_state.h"
 #include "read/legacy_open.h"
+#include "read/level_files.h"
 #include "read/path_safety.h"
-#include "read/remote_tacocat.h"
-#include "read/remote_zip.h"
 #include "read/tacocat_open.h"
 #include "read/user_sql.h"
 #include "table/engine.h"
@@ -120,13 +120,6 @@ bool CanDeferEngine(const Dataset::State& d) {
   return true;
 }
 
-// util/limits.h: checked on the size before the file is read.
-Status CheckCollectionSize(uint64_t size, const std::string& where) {
-  if (size <= util::kMaxCollectionJsonBytes) return Status::OK();
-  return Status::Corruption(where + ": COLLECTION.json is " + std::to_string(size) + " bytes, more than the " +
-                            std::to_string(util::kMaxCollectionJsonBytes) + " allowed");
-}
-
 Result<nlohmann::ordered_json> ParseCollection(const std::string& bytes, const std::string& where) {
   TACO_ASSIGN_OR_RETURN(nlohmann::ordered_json j, util::ParseJsonText(bytes, where + ": COLLECTION.json"));
   if (!j.is_object()) return Status::Corruption(where + ": COLLECTION.json is not a JSON object");
@@ -144,25 +137,19 @@ Status AdoptHeader(Dataset::State& d, const zip::TacoHeader& header) {
   return Status::OK();
 }
 
-// A remote ZIP: the header and every metadata member fetched with grouped requests
-// (read/remote_zip.h) and mounted from memory, so DuckDB makes no further requests.
-Status OpenRemoteZip(Dataset::State& d, const OpenOptions& options) {
-  TACO_ASSIGN_OR_RETURN(RemoteZipMetadata remote, FetchRemoteZipMetadata(d.path, options.use_cache));
-  d.container = options.wrap_container ? options.wrap_container(remote.container) : remote.container;
-  const auto& entries = remote.header.entries;
-  TACO_RETURN_IF_ERROR(AdoptHeader(d, remote.header));
-  TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(remote.members.back(), d.path));
-  for (size_t i = 0; i + 1 < entries.size(); ++i) {
-    std::string name = d.path + "/METADATA/level" + std::to_string(i) + ".parquet";
-    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), MemoryReader(std::move(remote.members[i]), name), true));
-  }
-  return Status::OK();
-}
-
+// One path for local and remote ZIPs: the reader (io/container_reader.h) decides how the
+// bytes come (local: pread; remote: the first 16 KiB with the opening request, then the
+// metadata members grouped by the FORMAT §6.11 gap rule, one request per group, or the disk
+// cache). A member is checked against its local header and CRC-32 where the reader holds
+// those bytes (a local file always; a remote one when they came with the open's requests);
+// a level whose header would cost a request has its Parquet page CRCs checked instead.
 Status OpenZip(Dataset::State& d, const OpenOptions& options) {
-  if (IsRemotePath(d.path)) return OpenRemoteZip(d, options);
-  TACO_ASSIGN_OR_RETURN(d.container, OpenRangeReader(d.path));
-  if (options.wrap_container) d.container = options.wrap_container(d.container);
+  io::ContainerOpenOptions how;
+  how.read_ahead = 16 * 1024;
+  how.read_ahead_cached = zip::kTacoHeaderSize;  // a cache entry is checked against the header bytes
+  how.use_cache = options.use_cache;
+  TACO_ASSIGN_OR_RETURN(io::ContainerReaderPtr container, io::OpenContainer(d.path, how));
+  d.container = options.wrap_container ? options.wrap_container(container) : container;
   // Exactly the header's bytes: a longer prefix would touch the first DATA member.
   const size_t n = static_cast<size_t>(std::min<uint64_t>(d.container->size(), zip::kTacoHeaderSize));
   std::string prefix(n, '\0');
@@ -178,61 +165,60 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
     TACO_RETURN_IF_ERROR(check.Finish());
   }
   TACO_RETURN_IF_ERROR(AdoptHeader(d, header));
+  io::PrefetchPlan plan;  // every metadata member
+  for (const auto& e : header.entries) plan.ranges.push_back({e.offset, e.length});
+  plan.validated_prefix = zip::kTacoHeaderSize;
+  plan.max_bytes = util::kMaxRemoteMetadataBytes;
+  plan.what = "the TACO_HEADER lists";
+  TACO_RETURN_IF_ERROR(container->Prefetch(plan));
 
   // Each metadata member must be the one the header names, with its CRC-32 (issue 29.5).
+  // The bytes ReadVerifiedMember / VerifyMember read around a member, free or not.
+  auto checkable = [&](const zip::HeaderEntry& e) {
+    const uint64_t from = e.offset - std::min<uint64_t>(e.offset, zip::kLocalHeaderWindow);
+    return container->Holds(from, e.offset + e.length + zip::kDataDescriptorMax - from);
+  };
   const auto& last = header.entries.back();
-  TACO_ASSIGN_OR_RETURN(
-      std::string json_bytes,
-      zip::ReadVerifiedMember(*d.container, last.offset, last.length, d.path + ": COLLECTION.json",
-                              zip::MemberName::Exact(std::string(format::kCollectionFile)), d.verify_crc));
+  std::string json_bytes;
+  if (checkable(last)) {
+    TACO_ASSIGN_OR_RETURN(json_bytes, zip::ReadVerifiedMember(
+                                          *d.container, last.offset, last.length, d.path + ": COLLECTION.json",
+                                          zip::MemberName::Exact(std::string(format::kCollectionFile)), d.verify_crc));
+  } else {
+    TACO_ASSIGN_OR_RETURN(json_bytes, d.container->Read(last.offset, static_cast<size_t>(last.length)));
+  }
   TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
 
   for (size_t i = 0; i + 1 < header.entries.size(); ++i) {
     const auto& e = header.entries[i];
     const std::string member = format::LevelFile(static_cast<int>(i));
     std::string name = d.path + "/" + member;
-    TACO_RETURN_IF_ERROR(zip::VerifyMember(*d.container, e.offset, e.length, d.path + ": " + member,
-                                           zip::MemberName::Exact(member), d.verify_crc));
+    const bool member_checked = checkable(e);
+    if (member_checked) {
+      TACO_RETURN_IF_ERROR(zip::VerifyMember(*d.container, e.offset, e.length, d.path + ": " + member,
+                                             zip::MemberName::Exact(member), d.verify_crc));
+    }
     TACO_ASSIGN_OR_RETURN(RangeReaderPtr member_reader, SubRange(d.container, e.offset, e.length, name));
-    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(member_reader), false));
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(member_reader), !member_checked));
   }
   return Status::OK();
 }
 
+// One path for local and remote FOLDER datasets: read/level_files.h decides how the files
+// are read (local: probed in place, symbolic links out of the dataset refused, as for the
+// sample files; remote: the levels COLLECTION.json names, in parallel, served from memory).
 Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
-  const std::string root = d.vsi_root + "/";
-  if (IsRemotePath(d.path)) {  // COLLECTION.json, then the levels in parallel; served from memory
-    TACO_ASSIGN_OR_RETURN(RemoteLevelFiles remote, FetchRemoteFolderDataset(d.path, options.use_cache));
-    TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(remote.collection, d.path));
-    for (size_t i = 0; i < remote.levels.size(); ++i) {
-      TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i),
-                                    MemoryReader(std::move(remote.levels[i]), std::move(remote.level_names[i])), true));
-    }
-    return Status::OK();
-  }
-  // Like the sample files: metadata reached through a symbolic link out of the directory is refused.
-  auto inside = [&](const std::string& name) {
-    Status st = read::CheckInsideRoot(d.path, d.vsi_root, root + name);
-    return st.code() == StatusCode::kInvalidArgument ? st : Status::OK();  // missing: reported below
-  };
-  const std::string collection_file(format::kCollectionFile);
-  TACO_RETURN_IF_ERROR(inside(collection_file));
-  auto collection_reader = OpenRangeReader(root + collection_file);
-  if (!collection_reader.ok()) {
-    return Status::NotFound(d.path + ": not a TACO folder dataset: COLLECTION.json is missing");
-  }
-  TACO_RETURN_IF_ERROR(CheckCollectionSize((*collection_reader)->size(), d.path));
-  TACO_ASSIGN_OR_RETURN(std::string json_bytes, (*collection_reader)->ReadAll());
-  TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(json_bytes, d.path));
-
-  for (int i = 0; i < kMaxLevels; ++i) {
-    TACO_RETURN_IF_ERROR(inside(format::LevelFile(i)));
-    auto level = OpenRangeReader(root + format::LevelFile(i));
-    if (!level.ok()) {
-      if (i == 0) return Status::NotFound(d.path + ": not a TACO folder dataset: METADATA/level0.parquet is missing");
-      break;
-    }
-    TACO_RETURN_IF_ERROR(AddLevel(d, i, std::move(*level), true));
+  read::LevelFileSet set;
+  set.owner = d.path;
+  set.dir = d.vsi_root;
+  set.level_dir = "METADATA/";
+  set.inside_root = d.vsi_root;
+  set.what = "TACO folder dataset";
+  set.check_collection_size = true;
+  TACO_ASSIGN_OR_RETURN(read::LevelFiles files, read::ReadLevelFiles(set, options.use_cache));
+  TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(files.collection, d.path));
+  for (size_t i = 0; i < files.levels.size(); ++i) {
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(files.levels[i]), true));
   }
   return Status::OK();
 }
@@ -292,6 +278,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const Op
       state->engine.set_setup(prepare);
       TACO_RETURN_IF_ERROR(state->engine.Start());
     }
+    // The one place that picks a container's open code (local and remote alike: io/container_reader.h).
     switch (format) {
       case DatasetFormat::kZip:
         TACO_RETURN_IF_ERROR(OpenZip(*state, options));

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/location.h"
 #include "read/dataset_state.h"
 #include "read/member_resolver.h"
 #include "read/path_safety.h"
@@ -38,7 +39,10 @@ const int64_t* Int64At(const Table& t, int column, size_t row) {
 
 Result<std::optional<Table>> DirectLevelRows(Dataset::State& s, bool raw) {
   const std::optional<Table> none;
-  if (!s.layout->levels_are_stored_parquets() || s.concatenated || read::IsUrlRoot(s.vsi_root)) return none;
+  if (!s.layout->levels_are_stored_parquets() || s.concatenated ||
+      io::Location::Of(s.vsi_root).decodes_url_escapes()) {  // the URL id checks are the views'
+    return none;
+  }
   const bool zip = s.layout->samples_are_zip_members();  // a ZIP (TACOCAT levels are not stored parquets)
   if (zip && s.container == nullptr) return none;
   if (s.level_footers.empty() || !s.level_footers[0] || !s.level_footers[0]->plain_types) return none;

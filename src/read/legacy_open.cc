@@ -1,8 +1,6 @@
 // Dataset::Open for Tortilla 0.5 / TACO v1 BLOB files (see legacy_open.h, spec/LEGACY.md).
 #include "read/legacy_open.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -14,6 +12,7 @@
 #include <unordered_map>
 
 #include "format/legacy/legacy_layout.h"
+#include "io/location.h"
 #include "table/engine.h"
 #include "taco/io.h"
 #include "taco/legacy.h"
@@ -243,15 +242,6 @@ Result<Part> OpenPart(const std::string& given) {
   return p;
 }
 
-bool Exists(const std::string& path) {
-  if (IsRemotePath(path)) {
-    auto size = FileSize(path);
-    return size.ok() && size->has_value();
-  }
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
-}
-
 // The parts of the set `first` belongs to, `first` included (opened), in part order.
 Result<std::vector<Part>> OpenSet(Part first, LegacyInfo& info) {
   std::vector<Part> parts;
@@ -273,7 +263,7 @@ Result<std::vector<Part>> OpenSet(Part first, LegacyInfo& info) {
   if (name->number == n) {
     one_based = true;
   } else if (name->number != 0) {
-    one_based = !Exists(FormatPartName(*name, 0)) && Exists(FormatPartName(*name, n));
+    one_based = !io::PathExists(FormatPartName(*name, 0)) && io::PathExists(FormatPartName(*name, n));
   }
   if (name->number < (one_based ? 1 : 0) || name->number > (one_based ? n : n - 1)) {
     return Status::Corruption(first.given + ": part number " + std::to_string(name->number) + " is outside 0000.." +
@@ -285,7 +275,7 @@ Result<std::vector<Part>> OpenSet(Part first, LegacyInfo& info) {
   std::vector<Result<Part>> opened(static_cast<size_t>(n), Status::Internal("not opened"));
   const int given_index = name->number - base;
   opened[static_cast<size_t>(given_index)] = std::move(first);
-  ForEach(static_cast<size_t>(n), IsRemotePath(name->stem), [&](size_t i) {
+  ForEach(static_cast<size_t>(n), io::Location::Of(name->stem).prefers_parallel_opens(), [&](size_t i) {
     if (static_cast<int>(i) == given_index) return;
     opened[i] = OpenPart(FormatPartName(*name, static_cast<int>(i) + base));
   });
@@ -475,7 +465,7 @@ struct NestedFooter {
 // Reads the header and footer of each FOLDER row of `level` (a presented table).
 std::vector<NestedFooter> ReadNested(const Table& level, const std::vector<std::string>& paths,
                                      const std::vector<Part>& parts,
-                                     const std::unordered_map<std::string, size_t>& by_file, bool remote) {
+                                     const std::unordered_map<std::string, size_t>& by_file, bool parallel) {
   std::vector<NestedFooter> nested;
   const Column& types = level.column("type");
   const Column& offsets = level.column("internal:offset");
@@ -492,7 +482,7 @@ std::vector<NestedFooter> ReadNested(const Table& level, const std::vector<std::
     f.holder.path = paths[i];
     nested.push_back(std::move(f));
   }
-  ForEach(nested.size(), remote, [&](size_t k) {
+  ForEach(nested.size(), parallel, [&](size_t k) {
     NestedFooter& f = nested[k];
     const Part& part = parts[f.holder.part];
     const std::string where =
@@ -532,7 +522,7 @@ Status OpenLegacy(Dataset::State& state, const OpenOptions& options) {
   info->flavor = first.header.is_taco ? LegacyFlavor::kTacoV1 : LegacyFlavor::kTortilla;
   info->driver = first.header.driver;
   TACO_ASSIGN_OR_RETURN(std::vector<Part> parts, OpenSet(std::move(first), *info));
-  const bool remote = IsRemotePath(state.path);
+  const bool parallel = io::Location::Of(state.path).prefers_parallel_opens();
 
   std::unordered_map<std::string, size_t> by_file;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -615,7 +605,7 @@ Status OpenLegacy(Dataset::State& state, const OpenOptions& options) {
   // Deeper levels: the footers of the nested tortillas, level by level.
   while (true) {
     const Table& above = levels.back();
-    std::vector<NestedFooter> nested = ReadNested(above, level_paths.back(), parts, by_file, remote);
+    std::vector<NestedFooter> nested = ReadNested(above, level_paths.back(), parts, by_file, parallel);
     if (nested.empty()) break;
     const int level = static_cast<int>(levels.size());
     if (level >= kMaxDepth) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "io/location.h"
 #include "read/dataset_state.h"
 #include "read/path_safety.h"
 #include "read/sample_bytes.h"
@@ -24,8 +25,6 @@ using table::QuoteString;
 
 namespace read {
 namespace {
-
-bool IsLocal(const std::string& path) { return !IsRemotePath(path); }
 
 // The root of `s.roots` that `path` lies in ("" when none).
 const std::string* RootOf(const Dataset::State& s, const std::string& path) {
@@ -50,7 +49,6 @@ Status CheckSamplePath(const Dataset::State& s, const std::string& gdal_path) {
   }
   const std::string* root = RootOf(s, file);
   if (root == nullptr) return read::Refused(s.path, "the sample path '" + gdal_path + "' is outside the dataset");
-  if (!IsLocal(file)) return Status::OK();
   Status inside = read::CheckInsideRoot(s.path, *root, file);
   if (inside.code() == StatusCode::kNotFound) return Status::OK();
   return inside;
@@ -144,7 +142,7 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   const Column& ids = children.column("id");
   const Column& types = children.column("type");
   // Children's ids and ranges are untrusted like every other metadata (read/path_safety.h).
-  const bool url = read::IsUrlRoot(ref ? ref->root : meta_path);
+  const bool url = io::Location::Of(ref ? ref->root : meta_path).decodes_url_escapes();
   int64_t limit = -1;
   if (ref) {
     auto open = s.containers.find(ref->root);
@@ -236,7 +234,9 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
 // read (ReadBytes/StreamBytes), not when its path is handed out.
 Status CheckLocalMember(const Dataset::State& s, const Node& node) {
   const std::optional<VsiSubfile> ref = ParseVsiSubfile(node.gdal_path);
-  if (!ref || s.legacy != nullptr || IsRemotePath(ref->root)) return Status::OK();
+  if (!ref || s.legacy != nullptr || !io::Location::Of(ref->root).is_local_filesystem()) {
+    return Status::OK();  // remotely the read would cost a request: checked when the bytes are read
+  }
   auto open = s.containers.find(ref->root);
   if (open == s.containers.end() || open->second == nullptr) return Status::OK();
   const std::string what =

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "io/location.h"
 #include "table/guard_functions.h"
 #include "taco/model.h"
 #include "util/quote.h"
@@ -37,10 +38,6 @@ std::string UrlProblem(std::string_view text, std::string_view what) {
 }
 
 }  // namespace
-
-bool IsUrlRoot(std::string_view vsi_root) {
-  return vsi_root.substr(0, 9) == "/vsicurl/" || vsi_root.substr(0, 9) == "/vsicurl?";
-}
 
 std::string StoredIdProblem(std::string_view id, bool url) {
   const bool padding = id.substr(0, kPadding.size()) == kPadding && AllDigits(id.substr(kPadding.size()));
@@ -105,6 +102,8 @@ Status Refused(const std::string& dataset, const std::string& problem) {
 }
 
 Status CheckInsideRoot(const std::string& dataset, const std::string& root, const std::string& path) {
+  // Only a local file system has symbolic links; a remote path is inside by its text.
+  if (!io::Location::Of(path).is_local_filesystem()) return Status::OK();
   char real_root[PATH_MAX];
   char real_path[PATH_MAX];
   if (::realpath(root.c_str(), real_root) == nullptr) {

@@ -49,9 +49,6 @@ std::string RelativePathProblem(std::string_view path, bool folder, bool url);
 std::string SourceFileProblem(std::string_view path, bool url);
 std::string RangeProblem(int64_t offset, int64_t size, int64_t limit);
 
-// True for a root read over http(s) (`/vsicurl/...`).
-bool IsUrlRoot(std::string_view vsi_root);
-
 // "<dataset>: refused: <problem> (...)" as InvalidArgument.
 Status Refused(const std::string& dataset, const std::string& problem);
 

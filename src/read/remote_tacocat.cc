@@ -15,19 +15,16 @@
 #include <nlohmann/json.hpp>
 
 #include "format/tacocat/tacocat_header.h"
-#include "format/zip/taco_header.h"
 #include "io/cache.h"
 #include "io/http_client.h"
 #include "io/http_reader.h"
 #include "io/thread_config.h"
-#include "read/remote_zip.h"
 #include "taco/io.h"
 #include "util/json_text.h"
 
 namespace taco {
 namespace {
 
-constexpr uint64_t kFilePrefetch = 64 * 1024;
 constexpr std::string_view kCollectionName = "COLLECTION.json";
 
 std::string LevelName(int level) {
@@ -133,66 +130,6 @@ std::optional<io::HttpValidator> LiveVersion(const Location& loc, std::string_vi
 Status NotA(const Location& loc, std::string_view what, const Status& why) {
   if (why.code() != StatusCode::kNotFound) return why;
   return Status::NotFound(loc.base + ": not a " + std::string(what) + ": " + why.message());
-}
-
-// ---- `__TACOCAT__` ----------------------------------------------------------------------
-
-// Every level range (0..max_depth) then the COLLECTION.json range, as header entries.
-std::vector<zip::HeaderEntry> Ranges(const format::TacocatHeader& header) {
-  std::vector<zip::HeaderEntry> ranges;
-  for (uint32_t i = 0; i <= header.max_depth; ++i) ranges.push_back({header.levels[i].offset, header.levels[i].size});
-  ranges.push_back({header.collection.offset, header.collection.size});
-  return ranges;
-}
-
-// The bytes of every range: those inside `prefix` from it, the others grouped by the §6.11
-// gap rule and read one request per group, all groups in parallel.
-Result<std::vector<std::string>> FetchRanges(const RangeReader& reader, const std::vector<zip::HeaderEntry>& ranges,
-                                             const std::string& prefix) {
-  std::vector<std::string> parts(ranges.size());
-  std::vector<zip::HeaderEntry> to_fetch = ranges;
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    const auto& r = ranges[i];
-    if (r.offset + r.length <= prefix.size()) {
-      parts[i] = prefix.substr(static_cast<size_t>(r.offset), static_cast<size_t>(r.length));
-      to_fetch[i].length = 0;  // GroupHeaderEntries skips it
-    }
-  }
-  const std::vector<std::vector<size_t>> groups = GroupHeaderEntries(to_fetch);
-  TACO_RETURN_IF_ERROR(RunParallel(groups.size(), [&](size_t g) -> Status {
-    const auto& first = ranges[groups[g].front()];
-    const auto& last = ranges[groups[g].back()];
-    const uint64_t span = last.offset + last.length - first.offset;
-    TACO_ASSIGN_OR_RETURN(std::string bytes, reader.Read(first.offset, static_cast<size_t>(span)));
-    for (size_t i : groups[g]) {
-      parts[i] =
-          bytes.substr(static_cast<size_t>(ranges[i].offset - first.offset), static_cast<size_t>(ranges[i].length));
-    }
-    return Status::OK();
-  }));
-  return parts;
-}
-
-// Whether a cached `__TACOCAT__` (parts: header, levels, collection) fits `header`.
-bool PartsFit(const io::CachedFile& file, const format::TacocatHeader& header) {
-  const std::vector<zip::HeaderEntry> ranges = Ranges(header);
-  if (file.parts.size() != ranges.size() + 1) return false;
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    if (file.parts[i + 1].size() != ranges[i].length) return false;
-  }
-  return true;
-}
-
-RemoteLevelFiles FromParts(const Location& loc, std::vector<std::string> parts, bool from_cache) {
-  // parts: header, level0..levelN, collection
-  RemoteLevelFiles out;
-  out.from_cache = from_cache;
-  out.collection = std::move(parts.back());
-  for (size_t i = 1; i + 1 < parts.size(); ++i) {
-    out.levels.push_back(std::move(parts[i]));
-    out.level_names.push_back(loc.Child(LevelName(static_cast<int>(i - 1))));
-  }
-  return out;
 }
 
 }  // namespace
@@ -311,58 +248,6 @@ Result<RemoteLevelFiles> FetchRemoteTacocatFolder(const std::string& path, bool 
 
 Result<RemoteLevelFiles> FetchRemoteFolderDataset(const std::string& path, bool use_cache) {
   return FetchLevelFolder(path, use_cache, kFolderLayout);
-}
-
-Result<RemoteLevelFiles> FetchRemoteTacocatFile(const std::string& path, bool use_cache) {
-  const Location loc = Locate(path);
-  const bool caching = use_cache;
-  std::optional<io::TacocatCacheEntry> cached;
-  if (caching) cached = io::LoadTacocatCache(loc.base);
-  io::CachedFile* hit = nullptr;
-  if (cached && cached->files.size() == 1 && cached->files[0].name == format::kTacocatFileName &&
-      !cached->files[0].parts.empty() && cached->files[0].parts[0].size() == format::kTacocatHeaderSize) {
-    hit = &cached->files[0];
-  }
-
-  RangeReaderPtr reader;
-  std::string prefix;
-  std::optional<io::HttpValidator> live;
-  if (loc.http) {
-    const uint64_t prefetch = hit != nullptr ? format::kTacocatHeaderSize : kFilePrefetch;
-    TACO_ASSIGN_OR_RETURN(auto http, io::OpenHttpFile(loc.base, loc.base, prefetch));
-    live = http->validator();
-    prefix = http->prefix();
-    reader = std::move(http);
-  } else {
-    if (caching) live = io::VsiValidator(loc.base);
-    TACO_ASSIGN_OR_RETURN(reader, OpenVsiFile(loc.base));
-    if (hit != nullptr && live && io::SameVersion(hit->validator, *live)) {
-      // The validator request was the only one: the header comes from the cache.
-      auto header = format::ParseTacocatHeader(hit->parts[0], reader->size(), loc.base);
-      if (header.ok() && PartsFit(*hit, *header)) return FromParts(loc, std::move(hit->parts), /*from_cache=*/true);
-    }
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(reader->size(), format::kTacocatHeaderSize));
-    TACO_ASSIGN_OR_RETURN(prefix, reader->Read(0, n));
-  }
-  TACO_ASSIGN_OR_RETURN(format::TacocatHeader header, format::ParseTacocatHeader(prefix, reader->size(), loc.base));
-  const std::string header_bytes = prefix.substr(0, format::kTacocatHeaderSize);
-  if (loc.http && hit != nullptr && io::SameVersion(hit->validator, *live) && hit->parts[0] == header_bytes &&
-      PartsFit(*hit, header)) {
-    return FromParts(loc, std::move(hit->parts), /*from_cache=*/true);
-  }
-
-  TACO_ASSIGN_OR_RETURN(std::vector<std::string> ranges, FetchRanges(*reader, Ranges(header), prefix));
-  std::vector<std::string> parts;
-  parts.reserve(ranges.size() + 1);
-  parts.push_back(header_bytes);
-  for (std::string& r : ranges) parts.push_back(std::move(r));
-  if (caching && live && live->size == reader->size()) {
-    io::TacocatCacheEntry entry;
-    entry.url = loc.base;
-    entry.files.push_back(io::CachedFile{std::string(format::kTacocatFileName), *live, parts});
-    (void)io::StoreTacocatCache(entry);  // a cache that cannot be written only costs requests later
-  }
-  return FromParts(loc, std::move(parts), /*from_cache=*/false);
 }
 
 }  // namespace taco

@@ -1,5 +1,6 @@
-// Fetching the metadata of a remote TACOCAT or FOLDER dataset with few, parallel requests
-// and the disk cache (FORMAT §2, §5.1, §5.4, §6.11). Called by OpenTacocat (tacocat_open.h)
+// Fetching the metadata of a remote `.tacocat/` folder or FOLDER dataset with few, parallel requests
+// and the disk cache (FORMAT §2, §5.1, §5.4, §6.11). Called by OpenTacocat (tacocat_open.h;
+// a `__TACOCAT__` file is read through io/container_reader.h instead)
 // and the FOLDER open (dataset.cc) for remote paths; local paths never come here.
 //
 // `path` is a URL (http(s)://, s3://, gs://, az://) or a GDAL /vsi… path. http(s) objects
@@ -21,14 +22,6 @@
 // FetchRemoteFolderDataset(path, use_cache): the same for a remote FOLDER dataset, whose
 //    COLLECTION.json is at `path` and levels under METADATA/ (FORMAT §2): 1 + levels
 //    requests, the levels in parallel, cached and revalidated alike.
-// FetchRemoteTacocatFile(path, use_cache): `path` is a `__TACOCAT__` file.
-//  * http: ONE ranged GET of the first 64 KiB (of the 128 header bytes when a cache entry
-//    exists), then the level/COLLECTION.json ranges not inside those bytes, grouped by the
-//    §6.11 gap rule (GroupHeaderEntries), one ranged GET per group, all groups in parallel.
-//    A cache entry whose validator and header bytes match the live object replaces the group
-//    GETs: 1 request in all.
-//  * VSI: (the validator request when caching,) the stat, the 128 header bytes, then the
-//    groups in parallel; a matching cache entry skips everything after the validator.
 // `use_cache` false (OpenOptions::use_cache, whose default follows TACO_NO_CACHE): the cache is neither
 // read nor written. A cache that cannot be written only costs requests later.
 #ifndef TACO_READ_REMOTE_TACOCAT_H_
@@ -50,7 +43,6 @@ struct RemoteLevelFiles {
 
 Result<RemoteLevelFiles> FetchRemoteTacocatFolder(const std::string& path, bool use_cache);
 Result<RemoteLevelFiles> FetchRemoteFolderDataset(const std::string& path, bool use_cache);
-Result<RemoteLevelFiles> FetchRemoteTacocatFile(const std::string& path, bool use_cache);
 
 // The deepest level named by COLLECTION.json's taco:pit_schema: the largest numeric key of
 // `hierarchy` (0 when there is no pit_schema or no hierarchy). Corruption naming `name` for

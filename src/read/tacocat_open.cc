@@ -7,8 +7,9 @@
 #include <string>
 
 #include "format/tacocat/tacocat_header.h"
+#include "io/container_reader.h"
+#include "read/level_files.h"
 #include "read/path_safety.h"
-#include "read/remote_tacocat.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
 #include "taco/io.h"
@@ -17,8 +18,6 @@
 
 namespace taco::read {
 namespace {
-
-constexpr int kMaxLevels = 6;
 
 std::string StripTrailingSlashes(std::string p) {
   while (p.size() > 1 && p.back() == '/') p.pop_back();
@@ -84,27 +83,25 @@ Status ParseCollectionInto(Dataset::State& d, const std::string& bytes) {
   return Status::OK();
 }
 
-// A remote TACOCAT: everything fetched up front (read/remote_tacocat.h) and mounted from
-// memory, so that DuckDB makes no further requests.
-Status MountRemote(Dataset::State& d, RemoteLevelFiles meta) {
-  TACO_RETURN_IF_ERROR(ParseCollectionInto(d, meta.collection));
-  for (size_t i = 0; i < meta.levels.size(); ++i) {
-    TACO_RETURN_IF_ERROR(
-        AddLevel(d, static_cast<int>(i), MemoryReader(std::move(meta.levels[i]), std::move(meta.level_names[i]))));
-  }
-  return Status::OK();
-}
-
+// One path for a local and a remote `__TACOCAT__` file: the reader (io/container_reader.h)
+// decides how the bytes come (remote: the first 64 KiB with the opening request, then the
+// level and COLLECTION.json ranges grouped by the FORMAT §6.11 gap rule, or the disk cache).
 Status OpenSingleFile(Dataset::State& d, const std::string& file, bool use_cache) {
-  if (IsRemotePath(file)) {
-    TACO_ASSIGN_OR_RETURN(RemoteLevelFiles meta, FetchRemoteTacocatFile(file, use_cache));
-    return MountRemote(d, std::move(meta));
-  }
-  TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(file));
+  io::ContainerOpenOptions how;
+  how.read_ahead = 64 * 1024;
+  how.read_ahead_cached = format::kTacocatHeaderSize;  // a cache entry is checked against the header bytes
+  how.use_cache = use_cache;
+  TACO_ASSIGN_OR_RETURN(io::ContainerReaderPtr reader, io::OpenContainer(file, how));
   const size_t n = static_cast<size_t>(std::min<uint64_t>(reader->size(), format::kTacocatHeaderSize));
   std::string prefix(n, '\0');
   if (n > 0) TACO_RETURN_IF_ERROR(reader->ReadAt(0, n, prefix.data()));
   TACO_ASSIGN_OR_RETURN(format::TacocatHeader header, format::ParseTacocatHeader(prefix, reader->size(), d.path));
+  io::PrefetchPlan plan;
+  for (uint32_t i = 0; i <= header.max_depth; ++i)
+    plan.ranges.push_back({header.levels[i].offset, header.levels[i].size});
+  plan.ranges.push_back({header.collection.offset, header.collection.size});
+  plan.validated_prefix = format::kTacocatHeaderSize;
+  TACO_RETURN_IF_ERROR(reader->Prefetch(plan));
   TACO_ASSIGN_OR_RETURN(std::string json,
                         reader->Read(header.collection.offset, static_cast<size_t>(header.collection.size)));
   TACO_RETURN_IF_ERROR(ParseCollectionInto(d, json));
@@ -117,30 +114,21 @@ Status OpenSingleFile(Dataset::State& d, const std::string& file, bool use_cache
   return Status::OK();
 }
 
+// One path for a local and a remote `.tacocat/` folder (read/level_files.h decides how its
+// files are read). Index files that leave the dataset's directory through a symbolic link
+// are refused, as a FOLDER dataset's are (read/path_safety.h).
 Status OpenFolder(Dataset::State& d, const std::string& dir, bool use_cache) {
-  if (IsRemotePath(dir)) {
-    TACO_ASSIGN_OR_RETURN(RemoteLevelFiles meta, FetchRemoteTacocatFolder(dir, use_cache));
-    return MountRemote(d, std::move(meta));
-  }
-  // Index files that leave the dataset's directory through a symbolic link are refused, as
-  // a FOLDER dataset's are (read/path_safety.h).
-  auto inside = [&](const std::string& file) {
-    Status st = CheckInsideRoot(d.path, ParentOf(dir), file);
-    return st.code() == StatusCode::kInvalidArgument ? st : Status::OK();  // missing: reported below
-  };
-  TACO_RETURN_IF_ERROR(inside(dir + "/COLLECTION.json"));
-  auto collection = OpenRangeReader(dir + "/COLLECTION.json");
-  if (!collection.ok()) return Status::NotFound(d.path + ": not a TACOCAT: " + dir + "/COLLECTION.json is missing");
-  TACO_ASSIGN_OR_RETURN(std::string json, (*collection)->ReadAll());
-  TACO_RETURN_IF_ERROR(ParseCollectionInto(d, json));
-  for (int i = 0; i < kMaxLevels; ++i) {
-    TACO_RETURN_IF_ERROR(inside(dir + "/level" + std::to_string(i) + ".parquet"));
-    auto level = OpenRangeReader(dir + "/level" + std::to_string(i) + ".parquet");
-    if (!level.ok()) {
-      if (i == 0) return Status::NotFound(d.path + ": not a TACOCAT: " + dir + "/level0.parquet is missing");
-      break;
-    }
-    TACO_RETURN_IF_ERROR(AddLevel(d, i, std::move(*level)));
+  LevelFileSet set;
+  set.owner = d.path;
+  set.dir = dir;
+  set.inside_root = ParentOf(dir);
+  set.what = "TACOCAT";
+  set.name_dir = true;
+  set.tacocat = true;
+  TACO_ASSIGN_OR_RETURN(LevelFiles files, ReadLevelFiles(set, use_cache));
+  TACO_RETURN_IF_ERROR(ParseCollectionInto(d, files.collection));
+  for (size_t i = 0; i < files.levels.size(); ++i) {
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(files.levels[i])));
   }
   return Status::OK();
 }

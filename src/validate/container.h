@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "format/zip/zip_reader.h"
+#include "io/location.h"
 #include "taco/io.h"
 #include "taco/status.h"
 
@@ -69,7 +70,7 @@ class ZipContainer final : public Container {
   std::optional<MemberRange> Find(const std::string& archive_path) const override;
   Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
   std::vector<std::string> Members() const override;
-  bool local() const override { return !IsRemotePath(path_); }
+  bool local() const override { return io::Location::Of(path_).is_local_filesystem(); }
 
   const RangeReaderPtr& reader() const { return reader_; }
   // Central-directory order, duplicates included.

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "format/legacy/legacy_layout.h"
+#include "io/location.h"
 #include "table/engine.h"
 #include "taco/io.h"
 #include "validate/reporter.h"
@@ -270,7 +271,9 @@ Result<ValidationReport> ValidateLegacy(const std::string& path, const ValidateO
   if (h0.partitions > 1 && name && h0.partitions <= 9999) {
     const int n = static_cast<int>(h0.partitions);
     struct stat st;
-    const bool zero = ::stat(format::FormatPartName(*name, 0).c_str(), &st) == 0 || IsRemotePath(path);
+    // A remote part 0 is not probed (a request): the sets every writer made start at 0000.
+    const bool zero =
+        !io::Location::Of(path).is_local_filesystem() || ::stat(format::FormatPartName(*name, 0).c_str(), &st) == 0;
     const int base = zero ? 0 : 1;
     if (!zero) check.Warn("parts are numbered from 0001 (every writer used 0000)");
     paths.clear();

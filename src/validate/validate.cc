@@ -6,6 +6,7 @@
 #include <string>
 
 #include "format/container.h"
+#include "io/location.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
 #include "table/parquet_reader.h"
@@ -122,7 +123,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
     TACO_ASSIGN_OR_RETURN(auto zip, ZipContainer::Open(path));
     header = CheckZipStructure(*zip, rep);
     container = std::move(zip);
-  } else if (IsRemotePath(path)) {
+  } else if (!io::Location::Of(path).is_local_filesystem()) {  // no listing: the levels COLLECTION.json names
     TACO_ASSIGN_OR_RETURN(container, RemoteFolderContainer::Open(path));
   } else {
     TACO_ASSIGN_OR_RETURN(container, FolderContainer::Open(path));

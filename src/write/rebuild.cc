@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "format/container.h"
+#include "io/location.h"
 #include "taco/convert.h"
 #include "taco/io.h"
 
@@ -205,7 +206,7 @@ class Rebuilder {
       return Sample::FromRange(id, reader, sub->offset, sub->size);
     }
     if (StartsWith(gdal_path, kSubfilePrefix)) return Status::Corruption("malformed GDAL path '" + gdal_path + "'");
-    if (IsRemotePath(gdal_path)) {
+    if (!io::Location::Of(gdal_path).is_local_filesystem()) {  // no symbolic links to check, no file to open
       TACO_ASSIGN_OR_RETURN(RangeReaderPtr reader, OpenRangeReader(gdal_path));
       return Sample::FromRange(id, reader, 0, reader->size());
     }

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "io/location.h"
 #include "table/engine.h"
 #include "table/parquet_writer.h"
 #include "taco/tacocat.h"
@@ -199,7 +200,7 @@ std::string DumpJson(const nlohmann::ordered_json& j) {
 Result<std::string> CommonDirectory(const std::vector<TacocatSource>& sources) {
   std::string common;
   for (const auto& s : sources) {
-    if (IsRemotePath(s.path)) {
+    if (!io::Location::Of(s.path).is_local_filesystem()) {  // the TACOCAT is written beside its inputs
       return Status::InvalidArgument(s.path + ": input is remote: give an output directory for the TACOCAT");
     }
     fs::path parent = fs::path(s.path).parent_path();
@@ -270,7 +271,7 @@ Status RelativizeSources(std::vector<TacocatSource>* sources, const std::string&
   const fs::path base = fs::weakly_canonical(fs::absolute(dir, ec), ec);
   std::set<std::string> names;
   for (TacocatSource& s : *sources) {
-    if (IsRemotePath(s.path)) continue;  // the base name; read with base_path
+    if (!io::Location::Of(s.path).is_local_filesystem()) continue;  // the base name; read with base_path
     const fs::path input = fs::weakly_canonical(fs::absolute(s.path, ec), ec);
     const fs::path rel = input.lexically_relative(base);
     const std::string text = rel.generic_string();
