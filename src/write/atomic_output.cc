@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -226,9 +227,36 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::Begin(const std::string& fin
   return out;
 }
 
+// The termination signal received but not yet acted on (0: none): set by the handler of
+// RemoveTemporaryOutputsOnTerminationSignals; for RemoveTemporaryOutputsOnSignals, whose
+// signals stay blocked until the watcher thread takes them, the pending set tells.
+static std::atomic<int> g_termination_signal{0};
+static std::atomic<bool> g_signals_blocked_for_watcher{false};
+
+static int PendingTerminationSignal() {
+  if (const int sig = g_termination_signal.load()) return sig;
+  if (!g_signals_blocked_for_watcher.load()) return 0;
+  sigset_t pending;
+  sigemptyset(&pending);
+  if (sigpending(&pending) != 0) return 0;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    if (sigismember(&pending, sig) == 1) return sig;
+  }
+  return 0;
+}
+
+[[noreturn]] static void RemoveTemporariesAndDie(int sig);
+
 Status AtomicOutput::Commit() {
   if (committed_) return Status::Internal(final_path_ + ": output committed twice");
-  std::lock_guard<std::mutex> lock(RegistryMutex());  // never half-way through a signal's cleanup
+  std::unique_lock<std::mutex> lock(RegistryMutex());  // never half-way through a signal's cleanup
+  // A termination signal that came while the output was being written wins over the commit:
+  // the watcher thread may not have run yet (a loaded machine), and the process is about to
+  // end by that signal with its temporaries removed, so it must not leave a final output.
+  if (const int sig = PendingTerminationSignal()) {
+    lock.unlock();
+    RemoveTemporariesAndDie(sig);
+  }
   const int err = RenameNoReplace(temp_path_, final_path_, is_directory_);
   if (err == EEXIST || err == ENOTEMPTY) return Status::AlreadyExists(final_path_ + ": already exists");
   if (err == ENOENT && !EntryExists(temp_path_)) {
@@ -294,10 +322,12 @@ void InstallTemporaryOutputCleanup() {
     sigemptyset(&set);
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    g_signals_blocked_for_watcher.store(true);
     std::thread([set] {
       int sig = 0;
       while (sigwait(&set, &sig) != 0) {
       }
+      g_termination_signal.store(sig);  // taken off the pending set: Commit() asks here now
       RemoveTemporariesAndDie(sig);
     }).detach();
   });
@@ -310,6 +340,7 @@ int g_signal_pipe[2] = {-1, -1};
 
 void OnTerminatingSignal(int sig) {
   const int saved = errno;
+  g_termination_signal.store(sig);  // lock-free: async-signal-safe
   const unsigned char byte = static_cast<unsigned char>(sig);
   ssize_t written = ::write(g_signal_pipe[1], &byte, 1);  // async-signal-safe
   (void)written;
