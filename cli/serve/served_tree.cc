@@ -188,14 +188,12 @@ std::optional<std::string> ServedTree::Resolve(const std::vector<std::string>& s
         case Mount::kFolder: return ResolveUnder(m.root, segments, 2, {m.root});
         case Mount::kTacocatFolder:
         case Mount::kTacocatFile: {
-          // The index (the .tacocat folder's files or __TACOCAT__) and the ZIPs beside it.
+          // The index (the .tacocat folder's files or __TACOCAT__) and the ZIPs it names, which
+          // lie in the directory or below it (internal:source_file is relative to it).
           const std::string tail = m.url_path.substr(m.url_path.rfind('/') + 1);
-          bool wanted = false;
-          if (segments.size() == 3) {
-            wanted = IsZipName(segments[2]) || (m.kind == Mount::kTacocatFile && segments[2] == tail);
-          } else if (segments.size() == 4) {
-            wanted = m.kind == Mount::kTacocatFolder && segments[2] == tail;
-          }
+          bool wanted = segments.size() >= 3 && IsZipName(segments.back());
+          if (m.kind == Mount::kTacocatFile) wanted = wanted || (segments.size() == 3 && segments[2] == tail);
+          if (m.kind == Mount::kTacocatFolder) wanted = wanted || (segments.size() == 4 && segments[2] == tail);
           if (!wanted) return std::nullopt;
           return ResolveUnder(m.root, segments, 2, {m.root});
         }

@@ -1,7 +1,7 @@
 // `taco serve`: what the server may send, and nothing else. Each dataset PATH becomes a mount
 // under /data/<name>; the explorer directory (optional) is served at /. A URL path resolves
 // to a regular file only when its real path (symlinks followed) stays inside the mount's root
-// and, for a TACOCAT, is one of the dataset's files. No directory is ever listed.
+// and, for a TACOCAT, is its index or a .tacozip/.zip in or below its directory. No directory is ever listed.
 //
 // Built once before the server starts, then read-only: Resolve() is thread-safe.
 #ifndef TACO_CLI_SERVE_SERVED_TREE_H_
