@@ -47,6 +47,17 @@ std::string Hex(uint64_t v) {
   return buf;
 }
 
+// The strong ETag of a file: "<size hex>-<mtime in ns hex>". (Appended piece by piece: GCC 12
+// warns falsely (-Wrestrict) about some inlined chains of operator+ on strings.)
+std::string EntityTag(uint64_t size, uint64_t mtime_ns) {
+  std::string tag = "\"";
+  tag += Hex(size);
+  tag += '-';
+  tag += Hex(mtime_ns);
+  tag += '"';
+  return tag;
+}
+
 std::string HtmlEscape(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -248,7 +259,7 @@ class Connection {
     const uint64_t size = static_cast<uint64_t>(st.st_size);
     const uint64_t mtime_ns =
         static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000ull + static_cast<uint64_t>(st.st_mtim.tv_nsec);
-    const std::string etag = "\"" + Hex(size) + "-" + Hex(mtime_ns) + "\"";
+    const std::string etag = EntityTag(size, mtime_ns);
     const std::string last_modified = HttpDate(st.st_mtim.tv_sec);
     std::string validators = "ETag: " + etag + "\r\nLast-Modified: " + last_modified +
                              "\r\nAccept-Ranges: bytes\r\nCache-Control: no-cache\r\n";

@@ -243,8 +243,8 @@ def test_escapes_and_listings_are_refused(world):
     assert resp.status == 200 and body == (world["folder"] / "COLLECTION.json").read_bytes()
 
 
-def test_folder_and_tacocat_datasets(world):
-    port, folder, parts = world["server"].port, world["folder"], world["parts"]
+def test_folder_dataset(world):
+    port, folder = world["server"].port, world["folder"]
     level0 = (folder / "METADATA" / "level0.parquet").read_bytes()
     resp, body = request(port, "GET", "/data/folder_ds/METADATA/level0.parquet", {"Range": "bytes=-8"})
     assert resp.status == 206 and body == level0[-8:] and body.endswith(b"PAR1")
@@ -252,6 +252,10 @@ def test_folder_and_tacocat_datasets(world):
     rel = member.relative_to(folder).as_posix()
     resp, body = request(port, "GET", f"/data/folder_ds/{rel}")
     assert resp.status == 200 and body == member.read_bytes()
+
+
+def test_tacocat_dataset(world):
+    port, parts = world["server"].port, world["parts"]
     zips = sorted(p.name for p in parts.glob("*.tacozip"))
     assert len(zips) >= 2, zips
     for name in zips:
@@ -323,11 +327,11 @@ def test_explorer_directory_is_served(world, tmp_path):
 
 
 def test_refusals_at_start(world, tmp_path):
-    r = subprocess.run([TACO, "serve", str(world["zip"]), "--host", "0.0.0.0"], capture_output=True, text=True)
+    r = subprocess.run([TACO, "serve", str(world["zip"]), "--host", "0.0.0.0"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 2 and "--allow-remote-clients" in r.stderr
-    r = subprocess.run([TACO, "serve", str(tmp_path / "missing.tacozip")], capture_output=True, text=True)
+    r = subprocess.run([TACO, "serve", str(tmp_path / "missing.tacozip")], capture_output=True, text=True, timeout=30)
     assert r.returncode == 2 and "missing.tacozip" in r.stderr
-    r = subprocess.run([TACO, "serve", "--help"], capture_output=True, text=True)
+    r = subprocess.run([TACO, "serve", "--help"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0 and "--port" in r.stdout and "--allow-remote-clients" in r.stdout
 
 
