@@ -58,6 +58,17 @@ std::string EntityTag(uint64_t size, uint64_t mtime_ns) {
   return tag;
 }
 
+// `s` for a log line: control bytes, '"' and bytes >= 0x7f as '?' (a request cannot write
+// escape sequences to the terminal or fake a second line).
+std::string Printable(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f || c == '"') c = '?';
+  }
+  return out;
+}
+
 std::string HtmlEscape(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -318,8 +329,8 @@ class Connection {
     shared_->requests.fetch_add(1);
     if (!shared_->options.access_log) return;
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::string line = peer_ + " \"" + method + " " + target + " " + version + "\" " + std::to_string(answer.status) +
-                       " " + std::to_string(answer.body_bytes);
+    std::string line = peer_ + " \"" + Printable(method) + " " + Printable(target) + " " + Printable(version) + "\" " +
+                       std::to_string(answer.status) + " " + std::to_string(answer.body_bytes);
     char tail[64];
     std::snprintf(tail, sizeof(tail), " %.1fms\n", ms);
     line += tail;

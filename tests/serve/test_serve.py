@@ -106,7 +106,8 @@ def world(tmp_path_factory):
     (folder / "DATA" / "escape.bin").symlink_to(secret)
     (folder / "DATA" / "inside.bin").symlink_to(folder / "COLLECTION.json")
     (parts / "notes.txt").write_text("not a dataset file")
-    server = Server([str(zip_path), str(folder), str(parts / ".tacocat")])
+    run("tacocat", *sorted(str(p) for p in parts.glob("*.tacozip")), "-o", str(parts), "--single-file")
+    server = Server([str(zip_path), str(folder), str(parts / ".tacocat"), str(parts / "__TACOCAT__")])
     yield {"tmp": tmp, "zip": zip_path, "folder": folder, "parts": parts, "secret": secret, "server": server}
     if server.proc.poll() is None:
         server.stop()
@@ -118,6 +119,8 @@ def test_prints_the_explorer_url_of_each_dataset(world):
     assert world["server"].urls[0].endswith(f"http://127.0.0.1:{port}/?url=/data/demo.tacozip")
     assert world["server"].urls[1].endswith(f"http://127.0.0.1:{port}/?url=/data/folder_ds/")
     assert world["server"].urls[2].endswith(f"http://127.0.0.1:{port}/?url=/data/parts/.tacocat")
+    # The second dataset named "parts" gets another name.
+    assert world["server"].urls[3].endswith(f"http://127.0.0.1:{port}/?url=/data/parts-2/__TACOCAT__")
 
 
 def test_ranges_are_the_file_bytes(world):
@@ -263,6 +266,13 @@ def test_tacocat_dataset(world):
         assert resp.status == 206 and body == (parts / name).read_bytes()[:100]
     resp, body = request(port, "GET", "/data/parts/.tacocat/COLLECTION.json")
     assert resp.status == 200 and body == (parts / ".tacocat" / "COLLECTION.json").read_bytes()
+    resp, body = request(port, "GET", "/data/parts-2/__TACOCAT__", {"Range": "bytes=0-7"})
+    assert resp.status == 206 and body == b"TACOCAT\0"
+    resp, body = request(port, "GET", f"/data/parts-2/{zips[0]}", {"Range": "bytes=0-99"})
+    assert resp.status == 206 and body == (parts / zips[0]).read_bytes()[:100]
+    # The single-file mount does not serve the folder form's files, nor anything else beside it.
+    for target in ("/data/parts-2/.tacocat/COLLECTION.json", "/data/parts-2/notes.txt"):
+        assert raw(port, target)[0] == 404, target
 
 
 def test_keep_alive_and_parallel_clients(world):
@@ -292,12 +302,14 @@ def test_access_log_has_one_line_per_request(world):
     for i in range(3):
         request(server.port, "GET", "/data/demo.tacozip", {"Range": f"bytes={i}-{i}", "X-Probe": "1"})
     request(server.port, "GET", "/data/folder_ds/nothing-here")
+    raw(server.port, '/x\x1b[2J"\rfake')  # no terminal escape, quote or line break reaches the log
     deadline = 50
-    while len(server.log) < before + 4 and deadline:
+    while len(server.log) < before + 5 and deadline:
         threading.Event().wait(0.05)
         deadline -= 1
     new = server.log[before:]
-    assert len(new) == 4, new
+    assert len(new) == 5, new
+    assert new[4].split(" ", 1)[1].startswith('"GET /x?[2J??fake HTTP/1.1" 404 '), new
     assert all(re.match(r'127\.0\.0\.1:\d+ "GET /data/demo\.tacozip HTTP/1\.1" 206 1 \d+\.\dms$', x) for x in new[:3]), new
     assert re.match(r'127\.0\.0\.1:\d+ "GET /data/folder_ds/nothing-here HTTP/1\.1" 404 ', new[3]), new
 
@@ -305,7 +317,7 @@ def test_access_log_has_one_line_per_request(world):
 def test_builtin_index_lists_the_datasets(world):
     resp, body = request(world["server"].port, "GET", "/")
     assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/html")
-    for url in ("/data/demo.tacozip", "/data/folder_ds/", "/data/parts/.tacocat"):
+    for url in ("/data/demo.tacozip", "/data/folder_ds/", "/data/parts/.tacocat", "/data/parts-2/__TACOCAT__"):
         assert f'href="{url}"'.encode() in body
 
 
@@ -333,6 +345,25 @@ def test_refusals_at_start(world, tmp_path):
     assert r.returncode == 2 and "missing.tacozip" in r.stderr
     r = subprocess.run([TACO, "serve", "--help"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0 and "--port" in r.stdout and "--allow-remote-clients" in r.stdout
+
+
+def test_connections_beyond_the_cap_get_503(world):
+    server = Server([str(world["zip"])], "--max-connections", "1")
+    try:
+        held = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        resp, _ = request(server.port, "GET", "/data/demo.tacozip", {"Range": "bytes=0-0"}, held)
+        assert resp.status == 206
+        resp, _ = request(server.port, "GET", "/data/demo.tacozip", {"Range": "bytes=0-0"})
+        assert resp.status == 503 and resp.getheader("Retry-After") == "1"
+        held.close()
+        for _ in range(100):  # the held connection's thread ends when it sees the close
+            resp, _ = request(server.port, "GET", "/data/demo.tacozip", {"Range": "bytes=0-0"})
+            if resp.status == 206:
+                break
+            threading.Event().wait(0.02)
+        assert resp.status == 206
+    finally:
+        assert server.stop() == 0
 
 
 def test_stops_cleanly_on_sigterm_and_sigint(world):
