@@ -26,13 +26,14 @@ struct ServeArgs {
   int max_connections = 64;
 };
 
-// Where `make` builds the explorer: build/js/explorer, next to build/taco.
-std::string DefaultExplorerDir() {
+// Where `make` builds the JavaScript package (taco) and the explorer: build/js, next to
+// build/taco. "/nonexistent" when the executable's path is unknown.
+std::string BuildJsDir() {
   char buf[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n <= 0) return "";
+  if (n <= 0) return "/nonexistent";
   std::string exe(buf, static_cast<size_t>(n));
-  return exe.substr(0, exe.rfind('/')) + "/js/explorer";
+  return exe.substr(0, exe.rfind('/')) + "/js";
 }
 
 int RunServe(const ServeArgs& args, const Context& ctx) {
@@ -59,8 +60,12 @@ int RunServe(const ServeArgs& args, const Context& ctx) {
   if (!args.explorer.empty()) {
     Status st = tree.SetExplorer(args.explorer);
     if (!st.ok()) return ReportError(st);
-  } else if (std::string dir = DefaultExplorerDir(); !dir.empty() && ::access(dir.c_str(), R_OK | X_OK) == 0) {
+  } else if (std::string dir = BuildJsDir() + "/explorer"; ::access(dir.c_str(), R_OK | X_OK) == 0) {
     Status st = tree.SetExplorer(dir);
+    if (!st.ok()) return ReportError(st);
+  }
+  if (std::string dir = BuildJsDir() + "/taco"; ::access((dir + "/taco.browser.js").c_str(), R_OK) == 0) {
+    Status st = tree.SetPackage(dir);
     if (!st.ok()) return ReportError(st);
   }
   if (!loopback) {
@@ -95,7 +100,8 @@ void AddServeCommand(CLI::App& app, Context& ctx) {
       "serve",
       "Serve datasets and the explorer page over HTTP for a browser (or any HTTP client): each PATH under "
       "/data/<name> (a ZIP as one file; a FOLDER, a .tacocat folder or a __TACOCAT__ file as the files of the "
-      "dataset), the explorer at / (or a page listing the datasets when it is not built). GET and HEAD with one "
+      "dataset), the explorer at / (or a page listing the datasets when it is not built), the build's JavaScript "
+      "package (js/taco next to the taco executable) at /taco/. GET and HEAD with one "
       "byte range (206, 416), ETag and If-None-Match (304), If-Range, CORS headers and OPTIONS preflight for "
       "pages on other origins, keep-alive. Nothing outside the paths is served: no '..', no symlink leaving a "
       "dataset, no directory listing. Prints the explorer URL of each dataset on stdout, one line per request on "

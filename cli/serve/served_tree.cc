@@ -55,7 +55,9 @@ bool Inside(const std::string& real, const std::string& root) {
   return real.size() > root.size() && real.compare(0, root.size(), root) == 0 && real[root.size()] == '/';
 }
 
-// The real targets of the symlinks under `dir` (not followed into), at most `budget` entries.
+// The real targets of the symlinks under `dir`, followed into when they name directories (at
+// most 4 levels, `budget` entries in all): the places a static tree of our build (the explorer,
+// the package) links to, e.g. the pinned npm modules in the source tree.
 void CollectLinkTargets(const std::string& dir, int depth, size_t& budget, std::vector<std::string>& out) {
   if (depth > 4) return;
   DIR* d = ::opendir(dir.c_str());
@@ -69,12 +71,30 @@ void CollectLinkTargets(const std::string& dir, int depth, size_t& budget, std::
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) continue;
     if (S_ISLNK(st.st_mode)) {
-      if (auto real = RealPath(path)) out.push_back(*real);
+      std::optional<std::string> real = RealPath(path);
+      if (!real) continue;
+      bool known = false;
+      for (const std::string& o : out) known = known || Inside(*real, o);
+      if (known) continue;
+      out.push_back(*real);
+      if (IsDirectory(*real)) CollectLinkTargets(*real, depth + 1, budget, out);
     } else if (S_ISDIR(st.st_mode)) {
       CollectLinkTargets(path, depth + 1, budget, out);
     }
   }
   ::closedir(d);
+}
+
+// A static tree: its real directory, and what its files may resolve to.
+Result<StaticTree> MakeStaticTree(const std::string& dir, const std::string& what) {
+  std::optional<std::string> real = RealPath(dir);
+  if (!real || !IsDirectory(*real)) return Status::NotFound(dir + ": the " + what + " directory does not exist");
+  StaticTree tree;
+  tree.root = *real;
+  tree.allowed = {*real};
+  size_t budget = 20000;
+  CollectLinkTargets(*real, 0, budget, tree.allowed);
+  return tree;
 }
 
 }  // namespace
@@ -150,12 +170,16 @@ Status ServedTree::AddDataset(const std::string& path) {
 }
 
 Status ServedTree::SetExplorer(const std::string& dir) {
-  std::optional<std::string> real = RealPath(dir);
-  if (!real || !IsDirectory(*real)) return Status::NotFound(dir + ": the explorer directory does not exist");
-  explorer_root_ = *real;
-  explorer_allowed_ = {*real, Parent(*real)};
-  size_t budget = 20000;
-  CollectLinkTargets(*real, 0, budget, explorer_allowed_);
+  Result<StaticTree> tree = MakeStaticTree(dir, "explorer");
+  if (!tree.ok()) return tree.status();
+  explorer_ = *tree;
+  return Status::OK();
+}
+
+Status ServedTree::SetPackage(const std::string& dir) {
+  Result<StaticTree> tree = MakeStaticTree(dir, "JavaScript package");
+  if (!tree.ok()) return tree.status();
+  package_ = *tree;
   return Status::OK();
 }
 
@@ -166,7 +190,7 @@ std::optional<std::string> ServedTree::ResolveUnder(const std::string& root, con
   std::optional<std::string> real = RealPath(joined);
   if (!real) return std::nullopt;
   if (IsDirectory(*real)) {
-    if (root != explorer_root_) return std::nullopt;  // datasets: files only, no listing
+    if (root != explorer_.root) return std::nullopt;  // datasets and package: files only, no listing
     real = RealPath(*real + "/index.html");
     if (!real) return std::nullopt;
   }
@@ -202,8 +226,11 @@ std::optional<std::string> ServedTree::Resolve(const std::vector<std::string>& s
     }
     return std::nullopt;
   }
-  if (explorer_root_.empty()) return std::nullopt;
-  return ResolveUnder(explorer_root_, segments, 0, explorer_allowed_);
+  if (!segments.empty() && segments[0] == "taco" && !package_.root.empty()) {
+    return ResolveUnder(package_.root, segments, 1, package_.allowed);
+  }
+  if (explorer_.root.empty()) return std::nullopt;
+  return ResolveUnder(explorer_.root, segments, 0, explorer_.allowed);
 }
 
 }  // namespace taco::cli::serve

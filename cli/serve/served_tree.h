@@ -1,5 +1,6 @@
 // `taco serve`: what the server may send, and nothing else. Each dataset PATH becomes a mount
-// under /data/<name>; the explorer directory (optional) is served at /. A URL path resolves
+// under /data/<name>; the explorer directory (optional) is served at /, the JavaScript
+// package (optional) at /taco/. A URL path resolves
 // to a regular file only when its real path (symlinks followed) stays inside the mount's root
 // and, for a TACOCAT, is its index or a .tacozip/.zip in or below its directory. No directory is ever listed.
 //
@@ -26,22 +27,32 @@ struct Mount {
 
 std::string_view MountKindName(Mount::Kind kind);
 
+// A directory of static files of our build (the explorer, the JavaScript package).
+struct StaticTree {
+  std::string root;                  // real path; empty when not served
+  std::vector<std::string> allowed;  // real paths its files may resolve to: root and its links' targets
+};
+
 class ServedTree {
  public:
   // Adds the dataset at `path` (a .tacozip/.zip file, a FOLDER dataset directory, a .tacocat
   // folder or a directory holding one, a __TACOCAT__ file). Errors name the path: missing,
   // not a dataset kind served. The name is the file or directory name, made unique.
   Status AddDataset(const std::string& path);
-  // The explorer's static files; `dir` must be a directory.
+  // The explorer's static files, served at /; `dir` must be a directory.
   Status SetExplorer(const std::string& dir);
+  // The JavaScript package (build/js/taco), served at /taco/ for pages that import it.
+  Status SetPackage(const std::string& dir);
 
   const std::vector<Mount>& mounts() const { return mounts_; }
-  bool has_explorer() const { return !explorer_root_.empty(); }
+  bool has_explorer() const { return !explorer_.root.empty(); }
+  bool has_package() const { return !package_.root.empty(); }
 
   // The real path of the regular file the URL path segments (TargetSegments) name, or
   // nullopt (answered 404): outside every root, a directory, a symlink leaving its root, a
   // file a TACOCAT mount does not serve. An empty segment list or a directory of the
-  // explorer resolves to its index.html.
+  // explorer resolves to its index.html. In the explorer and the package, a symlink may lead
+  // to the targets of the tree's own links (collected once, when it is set).
   std::optional<std::string> Resolve(const std::vector<std::string>& segments) const;
 
  private:
@@ -49,10 +60,9 @@ class ServedTree {
                                           size_t from, const std::vector<std::string>& allowed_roots) const;
 
   std::vector<Mount> mounts_;
-  std::string explorer_root_;
-  // Real directories the explorer's files may point into with symlinks: the explorer
-  // directory and the JavaScript package next to it (build/js), whose npm modules are links.
-  std::vector<std::string> explorer_allowed_;
+  // Symlinks in these trees may lead to their targets (the build links the npm modules).
+  StaticTree explorer_;
+  StaticTree package_;
 };
 
 }  // namespace taco::cli::serve

@@ -326,13 +326,31 @@ def test_explorer_directory_is_served(world, tmp_path):
     explorer.mkdir()
     (explorer / "index.html").write_text("<p>explorer</p>")
     (explorer / "app.js").write_text("export const x = 1;")
+    # A link the explorer's build made (followed, with what is below it) ...
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "mod.js").write_text("export const y = 2;")
+    (explorer / "lib").symlink_to(lib)
     server = Server([str(world["zip"])], "--explorer", str(explorer), "--no-log")
+    # ... and one made after the start, leaving the tree: not followed.
+    (explorer / "leak.txt").symlink_to(world["secret"])
     try:
         resp, body = request(server.port, "GET", "/?url=/data/demo.tacozip")
         assert resp.status == 200 and body == b"<p>explorer</p>"
         resp, body = request(server.port, "GET", "/app.js")
         assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/javascript")
+        resp, body = request(server.port, "GET", "/lib/mod.js")
+        assert resp.status == 200 and body == b"export const y = 2;"
+        assert raw(server.port, "/leak.txt")[0] == 404
         assert raw(server.port, "/../secret.txt")[0] == 404
+        # The build's JavaScript package at /taco/ (when this build has one), its npm links followed.
+        package = Path(TACO).resolve().parent / "js" / "taco"
+        if (package / "taco.browser.js").exists():
+            resp, body = request(server.port, "GET", "/taco/taco.browser.js")
+            assert resp.status == 200 and body == (package / "taco.browser.js").read_bytes()
+            resp, body = request(server.port, "HEAD", "/taco/duckdb/duckdb-eh.wasm")
+            assert resp.status == 200 and resp.getheader("Content-Type") == "application/wasm"
+            assert raw(server.port, "/taco/")[0] == 404
     finally:
         assert server.stop() == 0
     assert server.log == []  # --no-log
