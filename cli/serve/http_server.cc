@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include "http_message.h"
@@ -462,13 +463,19 @@ Status Serve(const ServedTree& tree, const ServerOptions& options, const Listeni
       }
       shared->open_fds.insert(fd);
     }
-    std::thread([shared, fd, peer] {
-      Connection(shared, fd, peer).Run();
+    try {
+      std::thread([shared, fd, peer] {
+        Connection(shared, fd, peer).Run();
+        std::lock_guard<std::mutex> lock(shared->mu);
+        shared->open_fds.erase(fd);
+        ::close(fd);
+        shared->cv.notify_all();
+      }).detach();
+    } catch (const std::system_error&) {  // no thread to be had now: this client is dropped
       std::lock_guard<std::mutex> lock(shared->mu);
       shared->open_fds.erase(fd);
       ::close(fd);
-      shared->cv.notify_all();
-    }).detach();
+    }
   }
 
   ::close(listen_fd);
