@@ -1,18 +1,22 @@
 // The JavaScript package (build/js/taco) against the native CLI on datasets made here:
 // `taco demo` (2 levels, GeoTIFF samples) and a 3-level ZIP from `taco create`. Each dataset is
-// opened twice: as a Blob of the local file and by URL from a small Range server on a free
-// loopback port (started and stopped here, counting requests). Same ids, offsets/sizes, sha256
-// of sample bytes and SQL rows as `taco sql/read/cat`; open in 2 requests, a sample in 1.
+// opened twice: as a Blob of the local file and by URL from a Range server on a free loopback
+// port (started and stopped here, counting requests: a small node server, or `taco serve` or
+// nginx with TACO_JS_SERVER). Same ids, offsets/sizes, sha256 of sample bytes and SQL rows as
+// `taco sql/read/cat`; open in 2 requests, a sample in 1, as the package and the server count them.
 //
-// Run by ctest (js_package): node --test tests/js/package.test.mjs with TACO_BIN (the taco
-// executable) and TACO_JS (the assembled package directory).
+// Run by ctest (js_package; js_package_serve and js_package_nginx with TACO_JS_SERVER): node --test
+// tests/js/package.test.mjs with TACO_BIN (the taco executable) and TACO_JS (the assembled package
+// directory).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
@@ -55,12 +59,24 @@ function makeThreeLevels() {
 }
 
 // ---- a Range server on 127.0.0.1 -----------------------------------------------------------
+// TACO_JS_SERVER picks it (docs/javascript.md "Tests"): unset, the small node server below,
+// which counts requests itself; `taco-serve`, `taco serve --port 0` (ctest js_package_serve);
+// `nginx`, nginx-light on a free port (ctest js_package_nginx). For those two the counts come
+// from their access logs, and only the remote half of the suite runs.
+const serverKind = process.env.TACO_JS_SERVER || 'node';
 const served = new Map(); // URL path -> file
-const hits = new Map(); // URL path -> number of requests
-let server;
+const hits = new Map(); // URL path (below base) -> number of requests
+let server; // node: the http.Server; taco-serve / nginx: the child process
 let base;
+let readLog = () => {}; // nginx: reads the new lines of its access log into `hits`
 
-function startServer() {
+function countLogged(urlPath, prefix) {
+  if (!urlPath.startsWith(prefix)) return;
+  const key = urlPath.slice(prefix.length);
+  hits.set(key, (hits.get(key) || 0) + 1);
+}
+
+function startNodeServer() {
   server = http.createServer((req, res) => {
     const file = served.get(req.url);
     hits.set(req.url, (hits.get(req.url) || 0) + 1);
@@ -85,6 +101,104 @@ function startServer() {
   });
 }
 
+// `taco serve FILES --port 0`: the port from its first stdout line; each access-log line on
+// stderr ('PEER "GET /data/NAME HTTP/1.1" STATUS BYTES TIME') counts for /NAME.
+async function startTacoServe() {
+  server = spawn(taco, ['serve', ...served.values(), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  readline.createInterface({ input: server.stderr }).on('line', (line) => {
+    stderr += `${line}\n`;
+    const m = /^\S+ "[A-Z]+ (\S+) HTTP\/1\.[01]" \d+ /.exec(line);
+    if (m) countLogged(m[1], '/data');
+  });
+  const first = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: server.stdout }).once('line', resolve);
+    server.once('exit', (code) => reject(new Error(`taco serve exited (${code}): ${stderr}`)));
+  });
+  const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(first);
+  assert.ok(m, `taco serve printed ${first}`);
+  base = `http://127.0.0.1:${m[1]}/data`;
+}
+
+// nginx-light over a directory of links to the datasets, its access log read on demand.
+async function startNginx() {
+  const nginx = '/usr/sbin/nginx';
+  assert.ok(fs.existsSync(nginx), 'nginx is not installed (apt-get install nginx-light)');
+  const dir = path.join(tmp, 'nginx');
+  fs.mkdirSync(path.join(dir, 'www', 'data'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'tmp'));
+  for (const [urlPath, file] of served) fs.symlinkSync(file, path.join(dir, 'www', 'data', urlPath.slice(1)));
+  const port = await new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address();
+      probe.close(() => resolve(p));
+    });
+  });
+  const log = path.join(dir, 'access.log');
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/tmp;`);
+  fs.writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    [
+      'daemon off;',
+      'master_process off;',
+      'worker_processes 1;',
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log;`,
+      'events { worker_connections 64; }',
+      'http {',
+      "  log_format taco '$request_method $uri $status';",
+      `  access_log ${log} taco;`,
+      ...temps,
+      '  default_type application/octet-stream;',
+      `  server { listen 127.0.0.1:${port}; root ${dir}/www; }`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+  server = spawn(nginx, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
+  base = `http://127.0.0.1:${port}/data`;
+  let offset = 0;
+  readLog = () => {
+    if (!fs.existsSync(log)) return;
+    const text = fs.readFileSync(log).subarray(offset).toString();
+    const complete = text.slice(0, text.lastIndexOf('\n') + 1);
+    offset += Buffer.byteLength(complete);
+    for (const line of complete.split('\n').filter(Boolean)) countLogged(line.split(' ')[1], '/data');
+  };
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      await fetch(`${base}/`, { method: 'HEAD' });
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  readLog();
+  hits.clear();
+}
+
+function startServer() {
+  if (serverKind === 'taco-serve') return startTacoServe();
+  if (serverKind === 'nginx') return startNginx();
+  assert.equal(serverKind, 'node', `TACO_JS_SERVER=${serverKind}: node, taco-serve or nginx`);
+  return startNodeServer();
+}
+
+// The requests the server saw for `key`. A log line is written after its answer: wait until
+// `expected` of them arrived (at most 2 s), then a little longer for any extra one.
+async function serverHits(key, expected) {
+  if (serverKind === 'node') return hits.get(key) || 0;
+  const settle = (ms) => new Promise((r) => setTimeout(r, ms));
+  for (let i = 0; i < 200; i += 1) {
+    readLog();
+    if ((hits.get(key) || 0) >= expected) break;
+    await settle(10);
+  }
+  await settle(30);
+  readLog();
+  return hits.get(key) || 0;
+}
+
 // ---- the cross-check -----------------------------------------------------------------------
 const datasets = {};
 
@@ -92,12 +206,13 @@ before(async () => {
   cli('demo', path.join(tmp, 'demo_out'));
   datasets.demo = path.join(tmp, 'demo_out', 'demo.tacozip');
   datasets.three = makeThreeLevels();
-  await startServer();
   for (const [name, file] of Object.entries(datasets)) served.set(`/${name}.tacozip`, file);
+  await startServer();
 });
 
 after(() => {
-  server?.close();
+  if (serverKind === 'node') server?.close();
+  else server?.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -130,7 +245,7 @@ function queries(levels) {
 }
 
 for (const name of ['demo', 'three']) {
-  for (const where of ['local', 'remote']) {
+  for (const where of serverKind === 'node' ? ['local', 'remote'] : ['remote']) {
     describe(`${name} (${where})`, () => {
       let ds;
       let file;
@@ -139,18 +254,19 @@ for (const name of ['demo', 'three']) {
         if (where === 'local') {
           ds = await openDataset(await fs.openAsBlob(file), { name: file });
         } else {
+          readLog();
           hits.clear();
           ds = await openDataset(`${base}/${name}.tacozip`);
         }
       });
       after(() => ds?.close());
 
-      test('open costs 2 requests (TACO_HEADER, then levels + COLLECTION.json)', () => {
+      test('open costs 2 requests (TACO_HEADER, then levels + COLLECTION.json)', async () => {
         // Remote: the first request fetches 64 KiB, so a smaller file is whole after it. Local:
         // + 2 reads of the central directory (ranges looked up by archive path).
         const expected = where === 'remote' ? (fs.statSync(file).size <= 65536 ? 1 : 2) : 4;
         assert.equal(ds.counter.requests, expected);
-        if (where === 'remote') assert.equal(hits.get(`/${name}.tacozip`), expected);
+        if (where === 'remote') assert.equal(await serverHits(`/${name}.tacozip`, expected), expected);
       });
 
       test('collection and levels as the CLI describes them', () => {
@@ -184,6 +300,10 @@ for (const name of ['demo', 'three']) {
           const bytes = await ds.readBytes(sample);
           const inPrefix = where === 'remote' && sample.offset + sample.size <= 65536;
           assert.equal(ds.counter.requests - before, inPrefix ? 0 : 1, keys.join('/'));
+          // The server saw exactly the requests the package counted (1 per sample).
+          if (where === 'remote') {
+            assert.equal(await serverHits(`/${name}.tacozip`, ds.counter.requests), ds.counter.requests, keys.join('/'));
+          }
           assert.equal(sha256(bytes), sha256(local.subarray(sample.offset, sample.offset + sample.size)), keys.join('/'));
         }
         // `taco cat` (the member's CRC-32 checked) for the first and the last sample.
