@@ -122,3 +122,9 @@ export declare class Dataset {
 
 /** Opens a TACO ZIP or __TACOCAT__ file by http(s) URL (Range requests) or as a File/Blob. */
 export declare function openDataset(input: string | URL | Blob, options?: { fetch?: typeof fetch; name?: string }): Promise<Dataset>;
+
+/**
+ * Starts duckdb-wasm (in a browser its worker) and parquet-wasm ahead of the first
+ * openDataset(), e.g. while a page waits for its user. Idempotent.
+ */
+export declare function prepare(): Promise<void>;
