@@ -10,12 +10,12 @@
 //   open        openDataset() (the container layer, COLLECTION.json, the level Parquets)
 //   firstPage   the first page of level 0 (count + 50 rows) after open
 //   openRequests / firstPageRequests  the dataset's requests (ranged GETs or Blob slices) so far
-//   sql, preview (+ previewRequests), navigate: the last of each
+//   sql, preview (+ previewRequests; previewRead/Decode/Draw: its parts), navigate: the last of each
 // Errors are shown in #error (and kept in window.__tacoErrors), never only in the console.
 import { openDataset, prepare } from '@taco-cpp/taco';
 import { fromArrayBuffer } from 'geotiff';
 import { drawMap } from './map.js';
-import { colourMaps, composite, histogram, percentiles } from './raster.js';
+import { BINS, bandStats, colourMaps, composite } from './raster.js';
 import { isLonLat, parseGeometry } from './wkb.js';
 
 const PAGE = 50;
@@ -24,7 +24,7 @@ const $ = (id) => document.getElementById(id);
 const timings = (window.__tacoTimings = {});
 const errors = (window.__tacoErrors = []);
 let ds = null;
-let view = null; // the table shown: {title, query(page) -> sql, count -> sql, level, parents, page, total}
+let view = null; // the table shown: {title, level, parents, base (SQL), count (SQL), page, total, rows}
 let crumbs = []; // FOLDERs navigated into: [{id, level, currentId}]
 let preview = null; // {name, image, bands: [TypedArray], nodata}
 
@@ -62,6 +62,7 @@ function showTimings() {
   const parts = ['engine', 'open', 'firstPage', 'sql', 'navigate', 'preview'].map(f).filter(Boolean);
   if (timings.openRequests != null) parts.push(`requests: open ${timings.openRequests}, +first page ${timings.firstPageRequests - timings.openRequests}`);
   if (timings.previewRequests != null) parts.push(`preview ${timings.previewRequests}`);
+  if (timings.preview != null) parts.push(`preview = read ${Math.round(timings.previewRead)} + decode ${Math.round(timings.previewDecode)} + draw ${Math.round(timings.previewDraw)} ms`);
   $('timings').textContent = parts.join(' · ');
 }
 
@@ -110,7 +111,8 @@ function renderCard(c) {
   add('providers', (c.providers || []).map((p) => [p.name || p.organization, (p.roles || (p.role ? [p.role] : [])).join('/')].filter(Boolean).join(' — ')).join('; '));
   const sp = c.extent?.spatial;
   const bbox = Array.isArray(sp?.bbox) ? sp.bbox[0] : sp;
-  if (Array.isArray(bbox)) add('spatial extent', `W ${bbox[0]}, S ${bbox[1]}, E ${bbox[2]}, N ${bbox[3]}`);
+  const deg = (v) => (typeof v === 'number' ? String(+v.toFixed(5)) : String(v));
+  if (Array.isArray(bbox)) add('spatial extent', `W ${deg(bbox[0])}, S ${deg(bbox[1])}, E ${deg(bbox[2])}, N ${deg(bbox[3])}`);
   const tm = c.extent?.temporal;
   const interval = Array.isArray(tm?.interval) ? tm.interval[0] : tm;
   if (Array.isArray(interval)) add('temporal extent', `${interval[0] ?? '..'} / ${interval[1] ?? '..'}`);
@@ -138,6 +140,7 @@ function levelView(level) {
     level,
     parents: null,
     base: `SELECT * FROM level${level}${order}`,
+    count: `SELECT count(*) AS n FROM level${level}`,
     page: 0,
   };
 }
@@ -149,6 +152,7 @@ function childrenView(parent) {
     level,
     parents: [...crumbs],
     base: `SELECT * FROM level${level} WHERE "internal:parent_id" = ${parent.currentId} ORDER BY "internal:current_id"`,
+    count: `SELECT count(*) AS n FROM level${level} WHERE "internal:parent_id" = ${parent.currentId}`,
     page: 0,
   };
 }
@@ -157,7 +161,7 @@ function childrenView(parent) {
 async function loadPage(v) {
   const pageable = /^\s*(select|with|from|values|table)\b/i.test(v.base);
   if (pageable) {
-    if (v.total == null) v.total = Number((await ds.sql(`SELECT count(*) AS n FROM (${v.base})`))[0].n);
+    if (v.total == null) v.total = Number((await ds.sql(v.count || `SELECT count(*) AS n FROM (${v.base})`))[0].n);
     v.rows = await ds.sql(`SELECT * FROM (${v.base}) LIMIT ${PAGE} OFFSET ${v.page * PAGE}`);
   } else {
     if (v.all == null) v.all = await ds.sql(v.base);
@@ -247,6 +251,7 @@ async function previewSample(sample, t0 = performance.now()) {
   const before = ds.counter.requests;
   setState('busy', `reading ${sample.path}`);
   const bytes = await ds.readBytes(sample);
+  timings.previewRead = performance.now() - t0;
   const magic = String.fromCharCode(...bytes.subarray(0, 4));
   if (!['II*\0', 'MM\0*', 'II+\0', 'MM\0+'].includes(magic)) {
     throw new Error(`${sample.path}: not a GeoTIFF (${bytes.length} bytes; only GeoTIFF samples are previewed)`);
@@ -260,9 +265,12 @@ async function previewSample(sample, t0 = performance.now()) {
   const options = scale < 1 ? { width: Math.round(width * scale), height: Math.round(height * scale), resampleMethod: 'nearest' } : {};
   const rasters = await image.readRasters(options);
   const nodata = image.getGDALNoData();
+  timings.previewDecode = performance.now() - t0 - timings.previewRead;
   preview = { name: sample.path, width: rasters.width, height: rasters.height, full: [width, height], bands: Array.from(rasters), nodata };
   setupBandControls(preview.bands.length);
+  const t1 = performance.now();
   renderPreview();
+  timings.previewDraw = performance.now() - t1;
   timings.preview = performance.now() - t0;
   timings.previewRequests = ds.counter.requests - before;
   setState('ready', 'ready');
@@ -290,14 +298,15 @@ function renderPreview() {
   $('rgb-controls').hidden = mode !== 'rgb';
   $('single-controls').hidden = mode === 'rgb';
   const bands = picks.map((i) => preview.bands[i]);
-  const limits = bands.map((b) => percentiles(b, [2, 98], preview.nodata) || [0, 0]);
-  const pixels = composite(bands, limits, preview.nodata, $('colour-map').value);
+  const stats = bands.map((b) => bandStats(b, preview.nodata));
+  const limits = stats.map((st) => [st.lo, st.hi]);
+  const pixels = composite(bands, stats, preview.nodata, $('colour-map').value);
   const canvas = $('raster');
   canvas.width = preview.width;
   canvas.height = preview.height;
   canvas.getContext('2d').putImageData(new ImageData(pixels, preview.width, preview.height), 0, 0);
   window.__tacoPreview = { bands: picks, limits, width: preview.width, height: preview.height, mode };
-  drawHistogram(bands, limits, mode === 'rgb' ? ['#d33', '#2a2', '#33d'] : ['#444']);
+  drawHistogram(stats, mode === 'rgb' ? ['#d33', '#2a2', '#33d'] : ['#444']);
   const [w, h] = preview.full;
   $('preview-title').textContent = preview.name;
   $('preview-info').textContent = `${w} × ${h} px, ${preview.bands.length} band(s)${preview.nodata != null ? `, nodata ${preview.nodata}` : ''}` +
@@ -306,30 +315,30 @@ function renderPreview() {
   $('preview').hidden = false;
 }
 
-function drawHistogram(bands, limits, colours) {
+function drawHistogram(stats, colours) {
   const canvas = $('histogram');
   const ctx = canvas.getContext('2d');
   ctx.clearRect(0, 0, canvas.width, canvas.height);
-  const hists = bands.map((b) => histogram(b, 64, preview.nodata));
-  const min = Math.min(...hists.map((h) => h.min ?? Infinity));
-  const max = Math.max(...hists.map((h) => h.max ?? -Infinity));
-  if (!(min <= max)) return;
-  const top = Math.max(1, ...hists.flatMap((h) => Array.from(h.counts)));
+  const valid = stats.filter((st) => st.n > 0);
+  if (valid.length === 0) return;
+  const min = Math.min(...valid.map((st) => st.min));
+  const max = Math.max(...valid.map((st) => st.max));
+  const top = Math.max(1, ...valid.flatMap((st) => Array.from(st.counts)));
   const x = (v) => (max > min ? ((v - min) / (max - min)) * (canvas.width - 1) : 0);
-  hists.forEach((h, k) => {
-    if (h.min == null) return;
+  stats.forEach((st, k) => {
+    if (st.n === 0) return;
     ctx.strokeStyle = colours[k];
     ctx.beginPath();
-    const width = (h.max - h.min) / 64 || 1;
-    h.counts.forEach((c, i) => {
-      const X = x(h.min + (i + 0.5) * width);
+    const width = (st.max - st.min) / BINS || 1;
+    st.counts.forEach((c, i) => {
+      const X = x(st.min + (i + 0.5) * width);
       const Y = canvas.height - 12 - (c / top) * (canvas.height - 16);
       if (i === 0) ctx.moveTo(X, Y);
       else ctx.lineTo(X, Y);
     });
     ctx.stroke();
     ctx.setLineDash([3, 3]);
-    for (const v of limits[k]) {
+    for (const v of [st.lo, st.hi]) {
       ctx.beginPath();
       ctx.moveTo(x(v), 0);
       ctx.lineTo(x(v), canvas.height - 12);
@@ -402,7 +411,7 @@ async function open(input) {
   renderCrumbs();
   if (ds) await ds.close();
   ds = null;
-  for (const k of ['open', 'firstPage', 'openRequests', 'firstPageRequests', 'sql', 'navigate', 'preview', 'previewRequests']) delete timings[k];
+  for (const k of Object.keys(timings)) if (k !== 'engine') delete timings[k];
   const t0 = performance.now();
   ds = await openDataset(input);
   timings.open = performance.now() - t0;

@@ -19,17 +19,26 @@ if (topo.type !== 'Topology' || !topo.transform || !Array.isArray(topo.arcs)) {
 const [sx, sy] = topo.transform.scale;
 const [tx, ty] = topo.transform.translate;
 const round = (v) => Math.round(v * 100) / 100;
-const lines = topo.arcs.map((arc) => {
+// An arc that crosses the antimeridian (a step of more than 180 degrees of longitude) is split
+// there, so that it is not drawn as a line across the whole map.
+const lines = [];
+for (const arc of topo.arcs) {
   let x = 0;
   let y = 0;
-  const flat = [];
+  let flat = [];
   for (const [dx, dy] of arc) {
     x += dx;
     y += dy;
-    flat.push(round(x * sx + tx), round(y * sy + ty));
+    const lon = round(x * sx + tx);
+    const lat = round(y * sy + ty);
+    if (flat.length && Math.abs(lon - flat[flat.length - 2]) > 180) {
+      if (flat.length > 2) lines.push(flat);
+      flat = [];
+    }
+    flat.push(lon, lat);
   }
-  return flat;
-});
+  if (flat.length > 2) lines.push(flat);
+}
 const text = JSON.stringify({ source: 'Natural Earth 1:110m land (public domain), via world-atlas 2.0.2', lines });
 fs.writeFileSync(`${output}.tmp`, text);
 fs.renameSync(`${output}.tmp`, output);

@@ -3,58 +3,91 @@
 // so the definitions here are the contract:
 //   percentile p of a band = v[floor(p / 100 * (n - 1))] of its n valid values sorted ascending
 //     (valid = not NaN and not the GDAL nodata value);
-//   stretch(x) = clamp(floor((x - lo) / (hi - lo) * 255 + 0.5), 0, 255); a band with hi <= lo
-//     maps to 0; a nodata pixel is drawn transparent (alpha 0).
+//   stretch(x) = clamp(floor((x - lo) / (hi - lo) * 255 + 0.5), 0, 255) with lo, hi the 2nd and
+//     98th percentiles; a band with hi <= lo maps to 0; a nodata pixel is drawn transparent.
+// 8- and 16-bit integer bands go through one counting pass (percentiles, histogram and a
+// lookup table from it); other types through a sorted copy.
 
-const isValid = (nodata) => (nodata == null ? (v) => v === v : (v) => v === v && v !== nodata);
-
-/** The values at percentiles `pcts` (e.g. [2, 98]) of a band's valid values; null if none. */
-export function percentiles(values, pcts, nodata = null) {
-  const ok = isValid(nodata);
-  const integer = values instanceof Uint8Array || values instanceof Uint16Array || values instanceof Int8Array ||
-    values instanceof Int16Array || values instanceof Uint8ClampedArray;
-  if (integer) {
-    // Counting sort: exact and linear for 8/16-bit bands.
-    const offset = values instanceof Int8Array ? 128 : values instanceof Int16Array ? 32768 : 0;
-    const counts = new Uint32Array(values instanceof Uint8Array || values instanceof Int8Array || values instanceof Uint8ClampedArray ? 256 : 65536);
-    let n = 0;
-    for (let i = 0; i < values.length; i += 1) {
-      const v = values[i];
-      if (nodata != null && v === nodata) continue;
-      counts[v + offset] += 1;
-      n += 1;
-    }
-    if (n === 0) return null;
-    const ranks = pcts.map((p) => Math.floor((p / 100) * (n - 1)));
-    const out = new Array(pcts.length);
-    let seen = 0;
-    let next = 0;
-    const order = ranks.map((r, i) => [r, i]).sort((a, b) => a[0] - b[0]);
-    for (let b = 0; b < counts.length && next < order.length; b += 1) {
-      seen += counts[b];
-      while (next < order.length && order[next][0] < seen) {
-        out[order[next][1]] = b - offset;
-        next += 1;
-      }
-    }
-    return out;
-  }
-  const valid = new Float64Array(values.length);
-  let n = 0;
-  for (let i = 0; i < values.length; i += 1) {
-    const v = Number(values[i]);
-    if (ok(v)) valid[n++] = v;
-  }
-  if (n === 0) return null;
-  const sorted = valid.subarray(0, n).sort();
-  return pcts.map((p) => sorted[Math.floor((p / 100) * (n - 1))]);
-}
+export const STRETCH = [2, 98];
+export const BINS = 64;
 
 /** stretch(x) of the contract above for one value. */
 export function stretchValue(x, lo, hi) {
   if (!(hi > lo)) return 0;
   const v = Math.floor(((x - lo) / (hi - lo)) * 255 + 0.5);
   return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+function integerRange(values) {
+  if (values instanceof Uint8Array || values instanceof Uint8ClampedArray) return 0;
+  if (values instanceof Int8Array) return 128;
+  if (values instanceof Uint16Array) return 0;
+  if (values instanceof Int16Array) return 32768;
+  return null;
+}
+
+/**
+ * A band's display statistics: {n, lo, hi, min, max, counts (BINS bins over [min, max]),
+ * map(i) -> 0..255 for pixel i}. n = 0 (no valid value) gives lo = hi = min = max = null.
+ */
+export function bandStats(values, nodata = null, pcts = STRETCH) {
+  const offset = integerRange(values);
+  const ranks = (n) => pcts.map((p) => Math.floor((p / 100) * (n - 1)));
+  const hist = new Uint32Array(BINS);
+  if (offset != null) {
+    const size = values instanceof Uint16Array || values instanceof Int16Array ? 65536 : 256;
+    const counts = new Uint32Array(size);
+    for (let i = 0; i < values.length; i += 1) counts[values[i] + offset] += 1;
+    if (nodata != null && Number.isInteger(nodata) && nodata + offset >= 0 && nodata + offset < size) counts[nodata + offset] = 0;
+    let n = 0;
+    let first = -1;
+    let last = -1;
+    for (let b = 0; b < size; b += 1) {
+      if (counts[b] === 0) continue;
+      n += counts[b];
+      if (first < 0) first = b;
+      last = b;
+    }
+    if (n === 0) return { n, lo: null, hi: null, min: null, max: null, counts: hist, map: () => 0 };
+    const want = ranks(n);
+    const got = new Array(want.length);
+    let seen = 0;
+    let found = 0;
+    for (let b = first; b <= last && found < want.length; b += 1) {
+      seen += counts[b];
+      for (let j = 0; j < want.length; j += 1) {
+        if (got[j] == null && want[j] < seen) {
+          got[j] = b - offset;
+          found += 1;
+        }
+      }
+    }
+    const [lo, hi] = got;
+    const min = first - offset;
+    const max = last - offset;
+    const width = max > min ? (max - min) / BINS : 1;
+    const lut = new Uint8Array(size);
+    for (let b = first; b <= last; b += 1) {
+      lut[b] = stretchValue(b - offset, lo, hi);
+      if (counts[b]) hist[Math.min(BINS - 1, Math.floor((b - offset - min) / width))] += counts[b];
+    }
+    for (let b = last + 1; b < size; b += 1) lut[b] = 255; // only nodata can be there
+    return { n, lo, hi, min, max, counts: hist, map: (i) => lut[values[i] + offset] };
+  }
+  const valid = new Float64Array(values.length);
+  let n = 0;
+  for (let i = 0; i < values.length; i += 1) {
+    const v = Number(values[i]);
+    if (v === v && v !== nodata) valid[n++] = v;
+  }
+  if (n === 0) return { n, lo: null, hi: null, min: null, max: null, counts: hist, map: () => 0 };
+  const sorted = valid.subarray(0, n).sort();
+  const [lo, hi] = ranks(n).map((r) => sorted[r]);
+  const min = sorted[0];
+  const max = sorted[n - 1];
+  const width = max > min ? (max - min) / BINS : 1;
+  for (let i = 0; i < n; i += 1) hist[Math.min(BINS - 1, Math.floor((sorted[i] - min) / width))] += 1;
+  return { n, lo, hi, min, max, counts: hist, map: (i) => stretchValue(values[i], lo, hi) };
 }
 
 // Colour maps: 256 RGB entries. viridis from its published anchors (every 1/9), linear between.
@@ -80,55 +113,39 @@ export function colourTable(name) {
 
 /**
  * RGBA pixels (Uint8ClampedArray of width*height*4) of 3 bands (an RGB composite) or 1 band
- * through a colour map, each band stretched between its own [lo, hi].
- * bands: [TypedArray] (1 or 3), limits: [[lo, hi]] per band.
+ * through a colour map; bands: [TypedArray] (1 or 3), stats: their bandStats().
  */
-export function composite(bands, limits, nodata = null, colourMap = 'grey') {
+export function composite(bands, stats, nodata = null, colourMap = 'grey') {
   const n = bands[0].length;
   const out = new Uint8ClampedArray(n * 4);
-  const lut = bands.length === 1 ? colourTable(colourMap) : null;
-  const scale = limits.map(([lo, hi]) => [lo, hi]);
-  for (let i = 0; i < n; i += 1) {
-    let masked = false;
+  const masked = (i) => {
     for (let b = 0; b < bands.length; b += 1) {
       const v = bands[b][i];
-      if (v !== v || (nodata != null && v === nodata)) masked = true;
+      if (v !== v || v === nodata) return true;
     }
-    const o = i * 4;
-    if (masked) continue; // transparent
-    if (lut) {
-      const s = stretchValue(bands[0][i], scale[0][0], scale[0][1]);
-      out[o] = lut[s * 3];
-      out[o + 1] = lut[s * 3 + 1];
-      out[o + 2] = lut[s * 3 + 2];
-    } else {
-      out[o] = stretchValue(bands[0][i], scale[0][0], scale[0][1]);
-      out[o + 1] = stretchValue(bands[1][i], scale[1][0], scale[1][1]);
-      out[o + 2] = stretchValue(bands[2][i], scale[2][0], scale[2][1]);
+    return false;
+  };
+  const checkMask = nodata != null || !(integerRange(bands[0]) != null);
+  if (bands.length === 1) {
+    const lut = colourTable(colourMap);
+    const map = stats[0].map;
+    for (let i = 0, o = 0; i < n; i += 1, o += 4) {
+      if (checkMask && masked(i)) continue; // transparent
+      const s = map(i) * 3;
+      out[o] = lut[s];
+      out[o + 1] = lut[s + 1];
+      out[o + 2] = lut[s + 2];
+      out[o + 3] = 255;
     }
+    return out;
+  }
+  const [r, g, b] = stats.map((s) => s.map);
+  for (let i = 0, o = 0; i < n; i += 1, o += 4) {
+    if (checkMask && masked(i)) continue;
+    out[o] = r(i);
+    out[o + 1] = g(i);
+    out[o + 2] = b(i);
     out[o + 3] = 255;
   }
   return out;
-}
-
-/** {min, max, counts} of a band's valid values in `bins` equal bins over [min, max]. */
-export function histogram(values, bins = 64, nodata = null) {
-  const ok = isValid(nodata);
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i += 1) {
-    const v = values[i];
-    if (!ok(v)) continue;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  const counts = new Uint32Array(bins);
-  if (min > max) return { min: null, max: null, counts };
-  const width = max > min ? (max - min) / bins : 1;
-  for (let i = 0; i < values.length; i += 1) {
-    const v = values[i];
-    if (!ok(v)) continue;
-    counts[Math.min(bins - 1, Math.floor((v - min) / width))] += 1;
-  }
-  return { min, max, counts };
 }

@@ -15,58 +15,25 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { launchChromium, serveExplorer } from './explorer_server.mjs';
 
 const taco = process.env.TACO_BIN;
 const root = process.env.TACO_EXPLORER;
-const require = createRequire(path.join(process.env.TACO_PLAYWRIGHT, 'x.js'));
-const { chromium } = require('playwright-core');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taco-explorer-'));
 const cli = (...args) => execFileSync(taco, args, { maxBuffer: 64 << 20 });
 const sqlJson = (file, q) => JSON.parse(cli('sql', file, q, '--format', 'json').toString());
-const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.css': 'text/css', '.json': 'application/json' };
 
 let server;
 let base;
 let file;
-let dataHits = 0;
 let context;
 let tab;
 const outside = [];
 const problems = [];
-
-/** A static server of `root` with Range support for /data/demo.tacozip. */
-function serve() {
-  return http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    if (url.pathname === '/data/demo.tacozip') {
-      dataHits += 1;
-      const size = fs.statSync(file).size;
-      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || '');
-      if (!m) {
-        res.writeHead(416).end();
-        return;
-      }
-      const start = Number(m[1]);
-      const end = Math.min(Number(m[2]), size - 1);
-      res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
-      fs.createReadStream(file, { start, end }).pipe(res);
-      return;
-    }
-    const local = path.join(root, path.normalize(url.pathname === '/' ? '/index.html' : url.pathname));
-    if (!local.startsWith(root) || !fs.existsSync(local) || fs.statSync(local).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(local)] || 'application/octet-stream' });
-    fs.createReadStream(local).pipe(res);
-  });
-}
 
 const ready = () => tab.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 120000 });
 const tableIds = () => tab.$$eval('#table tbody tr', (trs) => trs.map((tr) => tr.dataset.id));
@@ -76,16 +43,9 @@ const timings = () => tab.evaluate(() => ({ ...window.__tacoTimings }));
 before(async () => {
   cli('demo', path.join(tmp, 'demo_out'), '-q');
   file = path.join(tmp, 'demo_out', 'demo.tacozip');
-  server = serve();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
-  context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-    timeout: 60000,
-  });
+  server = await serveExplorer(root, { 'demo.tacozip': file });
+  base = server.base;
+  context = await launchChromium(process.env.TACO_PLAYWRIGHT, path.join(tmp, 'profile'));
   // Route-level check: anything not addressed to the test server is recorded and aborted.
   await context.route('**/*', (route) => {
     const url = route.request().url();
@@ -106,7 +66,7 @@ before(async () => {
 
 after(async () => {
   await context?.close();
-  server?.close();
+  await server?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -127,7 +87,7 @@ test('open by URL: card, levels, first page in 2 requests, centroids on the map'
   const t = await timings();
   assert.equal(t.openRequests, 2);
   assert.equal(t.firstPageRequests, 2);
-  assert.equal(dataHits, 2);
+  assert.equal(server.hits['demo.tacozip'], 2);
   for (const k of ['engine', 'open', 'firstPage']) assert.ok(t[k] > 0, `timing ${k}`);
   assert.match(await tab.textContent('#timings'), /open \d+ ms/);
   assert.match(await tab.textContent('#map-info'), /centroids \(stac:centroid\) of 48 level-0 rows/);
@@ -165,7 +125,7 @@ test('navigate into a FOLDER, preview a GeoTIFF: the canvas holds GDAL pixels af
   const children = sqlJson(file, `SELECT id FROM level1 WHERE "internal:parent_id" = ${parent} ORDER BY "internal:current_id"`).map((r) => r.id);
   assert.deepEqual(await tableIds(), children);
 
-  const hitsBefore = dataHits;
+  const hitsBefore = server.hits['demo.tacozip'];
   await tab.click('#table tbody tr[data-id="before.tif"]');
   await tab.waitForFunction(() => !document.querySelector('#preview').hidden && window.__tacoTimings.preview > 0);
   await tab.selectOption('#band-r', '2');
@@ -175,7 +135,7 @@ test('navigate into a FOLDER, preview a GeoTIFF: the canvas holds GDAL pixels af
   const shown = await tab.$eval('#raster', (c) => ({ width: c.width, height: c.height, rgba: Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data) }));
   const t = await timings();
   assert.equal(t.previewRequests, 1);
-  assert.equal(dataHits - hitsBefore, 1);
+  assert.equal(server.hits['demo.tacozip'] - hitsBefore, 1);
   assert.equal(await errorText(), '');
 
   const vsi = cli('read', file, 'tile_03', 'before.tif').toString().trim();
@@ -209,7 +169,7 @@ print(json.dumps({"width": d.RasterXSize, "height": d.RasterYSize, "rgba": [int(
 });
 
 test('open by local file (no data server): the same card and rows', async () => {
-  const hits = dataHits;
+  const hits = server.hits['demo.tacozip'];
   await tab.goto(`${base}/`);
   await tab.waitForFunction(() => document.body.dataset.state === 'idle', null, { timeout: 120000 });
   await tab.setInputFiles('#file', file);
@@ -220,7 +180,7 @@ test('open by local file (no data server): the same card and rows', async () => 
   assert.deepEqual(await tableIds(), sqlJson(file, 'SELECT id FROM level0 ORDER BY "internal:current_id"').map((r) => r.id));
   const t = await timings();
   assert.equal(t.openRequests, 2); // Blob slices: the first 64 KiB, then the metadata span
-  assert.equal(dataHits, hits);
+  assert.equal(server.hits['demo.tacozip'], hits);
 });
 
 test('no request left 127.0.0.1, no console error', () => {
