@@ -124,7 +124,8 @@ export declare class Dataset {
 export declare function openDataset(input: string | URL | Blob, options?: { fetch?: typeof fetch; name?: string }): Promise<Dataset>;
 
 /**
- * Starts duckdb-wasm (in a browser its worker) and parquet-wasm ahead of the first
+ * Starts duckdb-wasm (in a browser its worker), parquet-wasm and the container layer's
+ * WebAssembly module ahead of the first
  * openDataset(), e.g. while a page waits for its user. Idempotent.
  */
 export declare function prepare(): Promise<void>;

@@ -14,9 +14,12 @@
 // Errors are shown in #error (and kept in window.__tacoErrors), never only in the console.
 import { openDataset, prepare } from '@taco-cpp/taco';
 import { fromArrayBuffer } from 'geotiff';
+import { useNativeInflate } from './inflate.js';
 import { drawMap } from './map.js';
 import { BINS, bandStats, colourMaps, composite } from './raster.js';
 import { isLonLat, parseGeometry } from './wkb.js';
+
+useNativeInflate();
 
 const PAGE = 50;
 const MAP_ROWS = 20000; // level-0 rows drawn on the map at most

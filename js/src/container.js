@@ -40,3 +40,8 @@ export function describeContainer(source) {
 export async function zipMembers(source) {
   return (await call('taco_zip_members', source)).members;
 }
+
+/** Instantiates the WebAssembly module ahead of the first call (prepare()). */
+export async function loadContainerModule() {
+  await wasm();
+}
