@@ -7,7 +7,8 @@
 //   * an SQL query typed into the SQL box (rows = `taco sql`), and an SQL error shown in the page;
 //   * navigation into a FOLDER (its children = `taco sql` on level1);
 //   * a GeoTIFF preview: the RGB composite read back from the canvas equals GDAL's pixels of the
-//     same bands after the same 2-98 % stretch (numpy, /usr/bin/python3), in 1 request;
+//     same bands after the same 2-98 % stretch (numpy, /usr/bin/python3), in 1 request; one band
+//     through the grey colour map likewise;
 //   * open by local file (setInputFiles): the same card and rows, no request to the data URL;
 //   * every request stays on 127.0.0.1 (a route aborts and records any other), no console error.
 //
@@ -165,6 +166,17 @@ print(json.dumps({"width": d.RasterXSize, "height": d.RasterYSize, "rgba": [int(
   assert.deepEqual(shown.rgba, gdal.rgba);
   // A stretch that maps everything to one value would pass trivially: the image has contrast.
   assert.ok(new Set(shown.rgba).size > 32);
+
+  // One band through the grey colour map: R = G = B = GDAL's band 1 after the same stretch.
+  await tab.selectOption('#mode', 'single');
+  await tab.selectOption('#band-1', '0');
+  await tab.selectOption('#colour-map', 'grey');
+  await tab.waitForFunction(() => window.__tacoPreview.mode === 'single' && window.__tacoPreview.bands.join() === '0');
+  const grey = await tab.$eval('#raster', (c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data));
+  const band1 = JSON.parse(execFileSync('/usr/bin/python3', ['-c', py, vsi, '[0]'], { maxBuffer: 64 << 20 }).toString()).rgba;
+  const want1 = [];
+  for (let i = 0; i < band1.length; i += 2) want1.push(band1[i], band1[i], band1[i], 255);
+  assert.deepEqual(grey, want1);
   console.log(`explorer preview of a ${gdal.width}x${gdal.height}x4 GeoTIFF: ${t.preview.toFixed(0)} ms, navigation ${t.navigate.toFixed(0)} ms`);
 });
 
