@@ -125,7 +125,7 @@ export declare function openDataset(input: string | URL | Blob, options?: { fetc
 
 /**
  * Starts duckdb-wasm (in a browser its worker), parquet-wasm and the container layer's
- * WebAssembly module ahead of the first
- * openDataset(), e.g. while a page waits for its user. Idempotent.
+ * WebAssembly module ahead of the first openDataset(), e.g. while a page waits for its user.
+ * Idempotent.
  */
 export declare function prepare(): Promise<void>;

@@ -45,10 +45,13 @@ ln -sfn "$here/js/node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm" "$out/parq
 ex="$build/js/explorer"
 mkdir -p "$ex/duckdb" "$ex/parquet"
 cp "$here/js/explorer/index.html" "$here/js/explorer/style.css" "$ex/"
+# Copied when the content differs (npm gives every file of a tarball the same mtime, so a
+# version bump would not look newer).
+copy_if_changed() { cmp -s "$1" "$2" || cp "$1" "$2"; }
 for f in duckdb-mvp.wasm duckdb-eh.wasm duckdb-browser-mvp.worker.js duckdb-browser-eh.worker.js; do
-  cp -pu "$dist/$f" "$ex/duckdb/$f"
+  copy_if_changed "$dist/$f" "$ex/duckdb/$f"
 done
-cp -pu "$here/js/node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm" "$ex/parquet/parquet_wasm_bg.wasm"
+copy_if_changed "$here/js/node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm" "$ex/parquet/parquet_wasm_bg.wasm"
 land="$here/js/node_modules/world-atlas/land-110m.json"
 if [ ! -f "$ex/outline.json" ] || [ "$land" -nt "$ex/outline.json" ] || [ "$here/js/explorer/build_outline.mjs" -nt "$ex/outline.json" ]; then
   node "$here/js/explorer/build_outline.mjs" "$land" "$ex/outline.json"
