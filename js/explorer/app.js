@@ -47,6 +47,7 @@ function showError(e) {
 function clearError() {
   $('error').hidden = true;
   $('error').textContent = '';
+  if (document.body.dataset.state === 'error') setState(ds ? 'ready' : 'idle', ds ? 'ready' : 'open a dataset');
 }
 
 function guard(fn) {
@@ -230,9 +231,9 @@ function sampleOf(v, row) {
 async function openRow(v, row) {
   const t0 = performance.now();
   let sample = sampleOf(v, row);
-  if (typeof sample.offset !== 'number' && v.parents != null) {
-    // No byte range in the row (not a ZIP): the package's navigation by ids.
-    sample = await ds.sample(...[...v.parents.map((c) => c.id), row.id]);
+  if (typeof sample.offset !== 'number' && (v.parents != null || v.level === 0)) {
+    // No byte range in the row (not a ZIP): the package's navigation by ids from the root.
+    sample = await ds.sample(...[...(v.parents || []).map((c) => c.id), row.id]);
   }
   if (row.type === 'FOLDER') {
     if (v.level + 1 >= ds.levels.length) throw new Error(`${sample.path}: a FOLDER with no level ${v.level + 1} in this dataset`);
