@@ -3,7 +3,7 @@
 #   make test   install what is missing, build, run every test
 # Other targets: make (build), make test-asan (Debug + ASan/UBSan build in build-asan/, tests),
 # make install PREFIX=/opt/taco (the C library libtaco, docs/c.md), make bench (benchmarks),
-# make docs-screenshots (pages of `taco publish` in Chromium), make clean,
+# make docs-screenshots (pages of `taco publish` and the explorer in Chromium), make clean,
 # make peers-venv (the pinned upstream tools in .venv-peers/, once), make bench-peers (taco-cpp
 # side by side with them: build/bench/peers.md and peers.png).
 # `make` also builds the taco_cpp Python extension (python/, same CMake tree as the library) and
@@ -130,6 +130,11 @@ bench: build peers-venv fixtures
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/r_bench.py --build $(BUILD)
 	@echo "== bench/torch_bench.py (DataLoader samples/s; data generated once in $(BUILD)/bench/torch_data)"
 	PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/torch_bench.py --out $(BUILD)/bench
+	@echo "== bench/explorer_bench.mjs (the explorer page in headless Chromium: 100,000-row ZIP open + first page, 512x512x4 GeoTIFF preview)"
+	@if [ -d $(BUILD)/js/explorer ]; then \
+	  node=third_party/node/bin/node; [ -x $$node ] || node=node; \
+	  $$node bench/explorer_bench.mjs $(BUILD); \
+	else echo "explorer_bench: $(BUILD)/js/explorer not built (no emscripten?), skipped"; fi
 	@echo "== bench/speed_table.py (issue 28's table from this run)"
 	@$(VENV_PYTHON) bench/speed_table.py $(SPEED_LOG)
 

@@ -166,3 +166,10 @@ export interface OpenOptions {
  * (.json) by http(s) URL, a ZIP or __TACOCAT__ File/Blob, or the files of a tree.
  */
 export declare function openDataset(input: string | URL | Blob | FileTree, options?: OpenOptions): Promise<Dataset>;
+
+/**
+ * Starts duckdb-wasm (in a browser its worker), parquet-wasm and the container layer's
+ * WebAssembly module ahead of the first openDataset(), e.g. while a page waits for its user.
+ * Idempotent.
+ */
+export declare function prepare(): Promise<void>;

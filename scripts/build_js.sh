@@ -6,7 +6,11 @@
 #     links to the pinned npm modules (js/node_modules, installed by scripts/bootstrap.sh): the
 #     duckdb-wasm bundles under duckdb/ and parquet-wasm's wasm under parquet/, so that a page
 #     loads them from the same server as the package, never from a CDN;
-#  3. taco.browser.js: the package bundled for a page (esbuild; bare npm imports resolved).
+#  3. taco.browser.js: the package bundled for a page (esbuild; bare npm imports resolved);
+#  4. the explorer page (js/explorer/) in BUILD/js/explorer/: index.html, style.css, explorer.js
+#     (the page's modules and the package in one bundle), outline.json (the coastlines, made from
+#     the pinned world-atlas by js/explorer/build_outline.mjs), and copies of the duckdb-wasm
+#     bundles (duckdb/) and parquet-wasm's wasm (parquet/): a self-contained static directory.
 # Usage: scripts/build_js.sh BUILD_DIR. Incremental: ninja rebuilds the wasm only when a source
 # changed; the copies are refreshed every time (a few small files).
 set -euo pipefail
@@ -36,3 +40,21 @@ ln -sfn "$here/js/node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm" "$out/parq
 # one ES module, next to duckdb/ and parquet/ which it loads relative to its own URL.
 "$here/js/node_modules/.bin/esbuild" "$out/index.js" --bundle --format=esm --platform=browser \
   '--external:node:*' --log-level=warning --outfile="$out/taco.browser.js"
+
+# The explorer page: a static directory that any HTTP server (or `taco serve`) can serve as is.
+ex="$build/js/explorer"
+mkdir -p "$ex/duckdb" "$ex/parquet"
+cp "$here/js/explorer/index.html" "$here/js/explorer/style.css" "$ex/"
+# Copied when the content differs (npm gives every file of a tarball the same mtime, so a
+# version bump would not look newer).
+copy_if_changed() { cmp -s "$1" "$2" || cp "$1" "$2"; }
+for f in duckdb-mvp.wasm duckdb-eh.wasm duckdb-browser-mvp.worker.js duckdb-browser-eh.worker.js; do
+  copy_if_changed "$dist/$f" "$ex/duckdb/$f"
+done
+copy_if_changed "$here/js/node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm" "$ex/parquet/parquet_wasm_bg.wasm"
+land="$here/js/node_modules/world-atlas/land-110m.json"
+if [ ! -f "$ex/outline.json" ] || [ "$land" -nt "$ex/outline.json" ] || [ "$here/js/explorer/build_outline.mjs" -nt "$ex/outline.json" ]; then
+  node "$here/js/explorer/build_outline.mjs" "$land" "$ex/outline.json"
+fi
+"$here/js/node_modules/.bin/esbuild" "$here/js/explorer/app.js" --bundle --format=esm --platform=browser \
+  "--alias:@taco-cpp/taco=$out/index.js" '--external:node:*' --log-level=warning --outfile="$ex/explorer.js"

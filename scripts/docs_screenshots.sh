@@ -4,6 +4,8 @@
 # page: no network request, no console error):
 #   docs/screenshots/publish-nested.png  the upstream nested fixture (FOLDER)
 #   docs/screenshots/publish-demo.png    the `taco demo` dataset (ZIP) with a full sidecar
+#   docs/screenshots/explorer-dataset.png, explorer-preview.png  the explorer page (build/js/explorer)
+#     on `taco demo`'s ZIP by URL: card, map, level 0; a GeoTIFF preview (scripts/explorer_screenshots.mjs)
 # Usage: scripts/docs_screenshots.sh [BUILD_DIR]   (default build/; the `taco` binary must exist)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,3 +29,6 @@ node "$check" "$tmp/nested/index.html" "$tmp/nested.json" "$out/publish-nested.p
 echo '{"texts": ["demo"]}' > "$tmp/demo.json"
 node "$check" "$tmp/demo-pub/index.html" "$tmp/demo.json" "$out/publish-demo.png"
 echo "docs-screenshots: $out/publish-nested.png $out/publish-demo.png"
+node="$here/third_party/node/bin/node"
+[ -x "$node" ] || node=node
+"$node" "$here/scripts/explorer_screenshots.mjs" "$build" "$here/tests/publish/browser/node_modules" "$out"

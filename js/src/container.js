@@ -64,3 +64,8 @@ export function readMember(source, offset, size, { expected = null, what, checkC
     (M, answer) => M.HEAPU8.slice(answer.pointer, answer.pointer + answer.size),
   );
 }
+
+/** Instantiates the WebAssembly module ahead of the first call (prepare()). */
+export async function loadContainerModule() {
+  await wasm();
+}

@@ -2,3 +2,4 @@
 export { openDataset, Dataset } from './dataset.js';
 export { describeContainer, zipMembers } from './container.js';
 export { HttpSource, BlobSource, RequestCounter, openSource } from './source.js';
+export { prepare } from './prepare.js';

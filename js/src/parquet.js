@@ -7,7 +7,8 @@ const isNode = typeof process === 'object' && process.versions != null && proces
 
 let ready = null;
 
-function load() {
+/** Loads parquet-wasm (once). */
+export function loadParquet() {
   if (!ready) {
     ready = (async () => {
       if (isNode) return import('parquet-wasm');
@@ -21,7 +22,7 @@ function load() {
 
 /** The Arrow IPC stream of a Parquet file's bytes. Errors name `what`. */
 export async function parquetToIpc(bytes, what) {
-  const pq = await load();
+  const pq = await loadParquet();
   try {
     return pq.readParquet(bytes).intoIPCStream();
   } catch (e) {
