@@ -40,6 +40,10 @@ Status Frame::ExportArrow(bool raw, ArrowArrayStream* out) const {
   Dataset::State& s = *context_->state;
   const Table rows = raw ? rows_ : Data();
   if (rows.num_columns() == 0) return s.Error("a frame without columns cannot be exported");
+  if (table::CanExportTableArrow(rows)) {  // the layout the engine gives these rows, without it
+    Status st = table::TableToArrowStream(rows, out);
+    if (st.ok() || st.code() != StatusCode::kNotSupported) return st.ok() ? st : s.Prefixed(st);
+  }
   const std::string name = s.NewName("frame_export");
   Status st = s.engine->CreateTable(name, rows);
   if (!st.ok()) return s.Prefixed(st);

@@ -78,7 +78,7 @@ namespace {
 
 // `verify_pages`: check the page CRC-32s the file stores first (table/parquet_crc.h); for
 // files no other checksum covers (a local ZIP's members are checked as members instead).
-Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader, bool verify_pages) {
+Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader, bool verify_pages, std::string tail = {}) {
   if (verify_pages && d.verify_crc) {
     Result<table::PageCrcSummary> pages = table::VerifyParquetPageCrcs(*reader);
     if (!pages.ok()) return pages.status();
@@ -87,7 +87,8 @@ Status AddLevel(Dataset::State& d, int level, RangeReaderPtr reader, bool verify
   if (d.level_readers.size() <= at) d.level_readers.resize(at + 1);
   if (d.level_footers.size() <= at) d.level_footers.resize(at + 1);
   // The footer without the engine: the row limit is checked now, the views come later.
-  TACO_ASSIGN_OR_RETURN(d.level_footers[at], table::ReadParquetFooter(*reader, "id"));
+  // `tail`: the file's last bytes when the caller already read them (no second read).
+  TACO_ASSIGN_OR_RETURN(d.level_footers[at], table::ReadParquetFooter(*reader, "id", std::move(tail)));
   const auto& footer = d.level_footers[at];
   if (footer && footer->rows > util::kMaxLevelRows) return TooManyRows(d, level, std::to_string(footer->rows));
   d.level_readers[at] = std::move(reader);
@@ -194,12 +195,15 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
     const std::string member = format::LevelFile(static_cast<int>(i));
     std::string name = d.path + "/" + member;
     const bool member_checked = checkable(e);
+    // The CRC pass keeps the member's end: its Parquet footer costs no read of its own.
+    std::string tail;
     if (member_checked) {
       TACO_RETURN_IF_ERROR(zip::VerifyMember(*d.container, e.offset, e.length, d.path + ": " + member,
-                                             zip::MemberName::Exact(member), d.verify_crc));
+                                             zip::MemberName::Exact(member), d.verify_crc,
+                                             table::kParquetFooterTailBytes, &tail));
     }
     TACO_ASSIGN_OR_RETURN(RangeReaderPtr member_reader, SubRange(d.container, e.offset, e.length, name));
-    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(member_reader), !member_checked));
+    TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(member_reader), !member_checked, std::move(tail)));
   }
   return Status::OK();
 }
@@ -333,11 +337,20 @@ Result<LevelInfo> Dataset::DescribeLevel(int level) {
     return Status::NotFound(state_->path + ": level " + std::to_string(level) + " does not exist (levels 0.." +
                             std::to_string(state_->num_levels - 1) + ")");
   }
+  LevelInfo info;
+  info.level = level;
+  // The footer read while opening, when it names every column's type as the engine would:
+  // `taco info` without the engine (issue 28).
+  const size_t at = static_cast<size_t>(level);
+  if (at < state_->level_footers.size() && state_->level_footers[at] && state_->level_footers[at]->schema) {
+    const table::ParquetFooterFacts& footer = *state_->level_footers[at];
+    info.rows = footer.rows;
+    for (const auto& col : *footer.schema) info.columns.push_back({col.name, col.type.ToString()});
+    return info;
+  }
   const std::string table = "level" + std::to_string(level) + "_table";
   TACO_ASSIGN_OR_RETURN(Table schema, state_->engine->Query("SELECT * FROM " + table + " LIMIT 0"));
   TACO_ASSIGN_OR_RETURN(Table count, state_->engine->Query("SELECT count(*) FROM " + table));
-  LevelInfo info;
-  info.level = level;
   info.rows = static_cast<uint64_t>(count.columns.at(0).values.at(0).get<int64_t>());
   for (const auto& col : schema.columns) info.columns.push_back({col.name, col.type.ToString()});
   return info;

@@ -131,8 +131,10 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
     TACO_ASSIGN_OR_RETURN(children, s.children_of(row, level));
   } else {
     TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path, read::ExpectedMember(s, folder)));
+    // The engine only for a __meta__ the engine-free reader leaves to it (issue 28).
+    auto engine = [&s]() -> table::Engine& { return *s.engine; };
     TACO_ASSIGN_OR_RETURN(children,
-                          table::ReadSmallParquet(*s.engine, std::move(bytes), meta_path, util::kMaxFolderChildren));
+                          table::ReadSmallParquet(engine, std::move(bytes), meta_path, util::kMaxFolderChildren));
   }
   if (children.FindColumn("id") < 0 || children.FindColumn("type") < 0) {
     return Status::Corruption(meta_path + ": __meta__ has no id/type columns");
@@ -438,6 +440,16 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
   std::shared_ptr<const RowCache> row_cache;  // this call's view of row_cache_
   {
     std::lock_guard<std::mutex> lock(mu_);  // many threads may Read() one Dataset
+    if (row_cache_ == nullptr && view_ == "data_raw" && data_view_ == "data" && !state_->engine.started()) {
+      // The whole dataset's rows without the engine when they can be read so (issue 28:
+      // navigation does not start it); they are the rows of data_raw, level 0.
+      auto direct = DirectLevelRows(*state_, true);
+      if (!direct.ok()) return state_->Prefixed(direct.status());
+      if (*direct) {
+        row_cache_ = std::make_shared<RowCache>(std::move(**direct));
+        reads_before_cache_ = std::numeric_limits<int>::min();
+      }
+    }
     if (row_cache_ == nullptr && ++reads_before_cache_ >= 2) {
       reads_before_cache_ = std::numeric_limits<int>::min();  // decide once
       TACO_ASSIGN_OR_RETURN(int64_t count, RowCount());
@@ -452,7 +464,9 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
   }
   if (row_cache != nullptr) {
     TACO_ASSIGN_OR_RETURN(size_t row, row_cache->Find(*state_, key));
-    return NodeFromRow(context_, 0, row_cache->rows, row, LevelZeroDir(*state_, view_));
+    // data_raw holds level-0 rows (trusted as such once the engine made the view).
+    const std::string dir = view_ == "data_raw" && data_view_ == "data" ? "DATA/" : LevelZeroDir(*state_, view_);
+    return NodeFromRow(context_, 0, row_cache->rows, row, dir);
   }
   // One query: the row at a position, or (up to two) rows with the id.
   const std::string* id = KeyId(key);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "table/parquet_reader.h"
 #include "table/thrift_compact.h"
 
 namespace taco::table {
@@ -11,7 +12,7 @@ namespace {
 using thrift::CompactReader;
 using thrift::Fields;
 
-constexpr uint64_t kTailBytes = 64 * 1024;
+constexpr uint64_t kTailBytes = kParquetFooterTailBytes;
 constexpr uint64_t kMaxFooterBytes = uint64_t{64} << 20;
 
 uint32_t LittleU32(const char* p) {
@@ -127,11 +128,18 @@ bool ParquetFooterFacts::ProvesNoValueStartsWith(std::string_view prefix) const 
 }
 
 Result<std::optional<ParquetFooterFacts>> ReadParquetFooter(const RangeReader& reader, std::string_view stats_column) {
+  return ReadParquetFooter(reader, stats_column, std::string());
+}
+
+Result<std::optional<ParquetFooterFacts>> ReadParquetFooter(const RangeReader& reader, std::string_view stats_column,
+                                                            std::string tail) {
   const uint64_t size = reader.size();
   if (size < 12) return std::optional<ParquetFooterFacts>();
   uint64_t tail_size = std::min(size, kTailBytes);
-  std::string tail(static_cast<size_t>(tail_size), '\0');
-  TACO_RETURN_IF_ERROR(reader.ReadAt(size - tail_size, tail.size(), tail.data()));
+  if (tail.size() != tail_size) {
+    tail.assign(static_cast<size_t>(tail_size), '\0');
+    TACO_RETURN_IF_ERROR(reader.ReadAt(size - tail_size, tail.size(), tail.data()));
+  }
   if (tail.compare(tail.size() - 4, 4, "PAR1") != 0) return std::optional<ParquetFooterFacts>();
   const uint64_t footer_size = LittleU32(tail.data() + tail.size() - 8);
   if (footer_size + 12 > size || footer_size > kMaxFooterBytes) return std::optional<ParquetFooterFacts>();
@@ -232,6 +240,7 @@ Result<std::optional<ParquetFooterFacts>> ReadParquetFooter(const RangeReader& r
   }
   if (r.failed() || bad || !has_rows || rows < 0 || rows != group_sum) return std::optional<ParquetFooterFacts>();
   facts.rows = static_cast<uint64_t>(rows);
+  facts.schema = ParquetSchemaColumns(footer);
   return std::optional<ParquetFooterFacts>(std::move(facts));
 }
 

@@ -18,6 +18,7 @@
 
 #include "taco/io.h"
 #include "taco/status.h"
+#include "taco/value.h"
 
 namespace taco::table {
 
@@ -35,6 +36,10 @@ struct ParquetFooterFacts {
     std::string min, max;
   };
   std::vector<std::optional<MinMax>> stats;
+  // The top-level columns with the types the engine gives them (parquet_reader.h
+  // ParquetSchemaColumns; no values), or nullopt when only the engine can tell: `taco info`
+  // answers from here without starting it.
+  std::optional<std::vector<Column>> schema;
   bool has_column(std::string_view name) const;
   // True only when the statistics prove that no value of the stats column starts with
   // `prefix` (byte-wise, as Parquet orders UTF8): every row group has statistics whose range
@@ -43,6 +48,15 @@ struct ParquetFooterFacts {
 };
 
 Result<std::optional<ParquetFooterFacts>> ReadParquetFooter(const RangeReader& reader, std::string_view stats_column);
+
+// How many of a file's last bytes ReadParquetFooter reads first.
+inline constexpr uint64_t kParquetFooterTailBytes = 64 * 1024;
+
+// The same when the caller already holds the file's last min(size, kParquetFooterTailBytes)
+// bytes (`tail`, e.g. kept from a CRC pass over them): no read unless the footer is longer.
+// A `tail` of another length is ignored (the bytes are read).
+Result<std::optional<ParquetFooterFacts>> ReadParquetFooter(const RangeReader& reader, std::string_view stats_column,
+                                                            std::string tail);
 
 }  // namespace taco::table
 

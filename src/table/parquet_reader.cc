@@ -751,6 +751,35 @@ bool ReadChunk(std::string_view file, const LeafColumn& col, const Chunk& chunk,
 
 }  // namespace
 
+std::optional<std::vector<Column>> ParquetSchemaColumns(std::string_view meta) {
+  CompactReader r(meta);
+  std::optional<std::vector<Column>> out;
+  int16_t id = 0;
+  uint8_t t = 0;
+  while (r.NextField(&id, &t)) {
+    if (id != 2) {
+      r.Skip(t);
+      continue;
+    }
+    uint8_t et = 0;
+    const uint64_t n = r.List(t, &et);
+    if (out || (n > 0 && et != thrift::kStruct)) return std::nullopt;
+    std::vector<Element> elements;
+    for (uint64_t k = 0; k < n; ++k) {
+      Element e;
+      r.BeginElementStruct();
+      if (!ParseElement(r, &e)) return std::nullopt;
+      elements.push_back(std::move(e));
+    }
+    std::vector<LeafColumn> columns;
+    if (!ParseSchema(elements, &columns)) return std::nullopt;
+    out.emplace();
+    for (LeafColumn& c : columns) out->push_back(Column{std::move(c.name), std::move(c.type), {}});
+  }
+  if (r.failed()) return std::nullopt;
+  return out;
+}
+
 std::optional<Table> DecodeParquet(std::string_view file) {
   if (file.size() < 12 || file.substr(0, 4) != "PAR1" || file.substr(file.size() - 4) != "PAR1") return std::nullopt;
   uint32_t meta_size;
@@ -775,11 +804,16 @@ std::optional<Table> DecodeParquet(std::string_view file) {
 }
 
 Result<Table> ReadSmallParquet(Engine& engine, std::string bytes, const std::string& name, uint64_t max_rows) {
+  return ReadSmallParquet([&engine]() -> Engine& { return engine; }, std::move(bytes), name, max_rows);
+}
+
+Result<Table> ReadSmallParquet(const std::function<Engine&()>& engine, std::string bytes, const std::string& name,
+                               uint64_t max_rows) {
   // DecodeParquet leaves a page whose CRC differs to the engine, which does not check it.
   TACO_RETURN_IF_ERROR(VerifyParquetPageCrcs(bytes, name).status());
   if (std::optional<Table> table = DecodeParquet(bytes); table && table->num_rows() <= max_rows)
     return std::move(*table);
-  return engine.ReadParquet(MemoryReader(std::move(bytes), name), max_rows);
+  return engine().ReadParquet(MemoryReader(std::move(bytes), name), max_rows);
 }
 
 Result<Table> ReadSmallParquet(Engine& engine, RangeReaderPtr reader, uint64_t max_rows) {

@@ -29,9 +29,11 @@
 #define TACO_TABLE_PARQUET_READER_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "table/engine.h"
 #include "taco/io.h"
@@ -45,11 +47,21 @@ inline constexpr uint64_t kMaxDecodedParquetBytes = 64u << 20;
 
 std::optional<Table> DecodeParquet(std::string_view file);
 
+// The columns of a Parquet file's FileMetaData bytes `meta` (names and the types DecodeParquet
+// gives them, no values), read without the engine; nullopt when the schema is outside what
+// DecodeParquet reads (the engine then answers). Only the schema is judged: the row groups
+// and pages are not looked at.
+std::optional<std::vector<Column>> ParquetSchemaColumns(std::string_view meta);
+
 // DecodeParquet of `bytes`, else engine.ReadParquet(MemoryReader(bytes, name), max_rows).
 // Both overloads first check the page CRC-32s the file stores (table/parquet_crc.h): a
 // mismatch is a Corruption error naming the file.
 // More than `max_rows` rows is the engine's Corruption error either way.
 Result<Table> ReadSmallParquet(Engine& engine, std::string bytes, const std::string& name,
+                               uint64_t max_rows = 1'000'000'000);
+// The same with the engine asked for only when the bytes need it (a lazily started engine:
+// read/lazy_engine.h).
+Result<Table> ReadSmallParquet(const std::function<Engine&()>& engine, std::string bytes, const std::string& name,
                                uint64_t max_rows = 1'000'000'000);
 // The same for the whole of `reader`: files up to kMaxDecodedParquetBytes are read in one
 // ReadAt and decoded here; larger ones, and files this reader leaves, go to the engine.

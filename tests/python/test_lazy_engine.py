@@ -39,3 +39,39 @@ def test_sql_starts_the_engine_once():
     assert len(ds.sql("SELECT * FROM data WHERE type = 'FOLDER'")) == 3
     assert len(ds.sql("SELECT * FROM level1")) == 9
     assert _native._engines_started() == before + 1
+
+
+def _walk(node, out):
+    """Everything navigation shows below ``node`` (a TacoFrame or a GDAL path), depth first."""
+    if isinstance(node, str):
+        out.append(node)
+        return
+    out.append((node.level, len(node), node.data, node.data_raw))
+    for i in range(len(node)):
+        child = node.read(i)
+        if isinstance(child, str):
+            out.append(node.read_bytes(i))
+        _walk(child, out)
+
+
+def _info_and_tree(ds):
+    out = [ds.info(), taco_cpp.info(ds.path)]
+    out += [ds.level_info(level) for level in range(ds.num_levels)]
+    ids = ds.data.column("id").to_pylist()
+    for i, sample_id in enumerate(ids):
+        _walk(ds.read(i), out)
+        by_id = ds.read(sample_id)
+        out.append(by_id if isinstance(by_id, str) else by_id.data)
+    return out
+
+
+@pytest.mark.parametrize("path", PATHS, ids=["flat_zip", "flat_folder", "nested_zip", "nested_folder"])
+def test_info_and_navigation_start_no_engine(path):
+    before = _native._engines_started()
+    lazy = _info_and_tree(taco_cpp.load(path))
+    assert _native._engines_started() == before, "info or navigation started the SQL engine"
+    # The same answers once the engine runs.
+    eager_ds = taco_cpp.load(path)
+    assert len(eager_ds.sql("SELECT 1 AS x")) == 1
+    assert _native._engines_started() == before + 1
+    assert _info_and_tree(eager_ds) == lazy

@@ -184,10 +184,17 @@ Result<LocalHeaderInfo> ReadNamedLocalHeader(const RangeReader& zip, uint64_t of
 
 Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
                     const MemberName& expected, bool check_crc) {
+  return VerifyMember(zip, offset, size, what, expected, check_crc, 0, nullptr);
+}
+
+Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
+                    const MemberName& expected, bool check_crc, uint64_t keep_tail, std::string* tail) {
+  if (tail != nullptr) tail->clear();
   TACO_ASSIGN_OR_RETURN(LocalHeaderInfo info, ReadNamedLocalHeader(zip, offset, size, expected, what));
   TACO_RETURN_IF_ERROR(CheckMemberName(info, expected, offset, what));
   if (!check_crc) return Status::OK();
   constexpr uint64_t kPiece = uint64_t{4} << 20;
+  const uint64_t tail_start = size - std::min(size, keep_tail);
   MemberCheck check(info, what);
   std::string buf;
   for (uint64_t done = 0; done < size;) {
@@ -195,9 +202,14 @@ Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, cons
     buf.resize(n);
     TACO_RETURN_IF_ERROR(zip.ReadAt(offset + done, n, buf.data()));
     check.Update(buf);
+    if (tail != nullptr && done + n > tail_start) {
+      const uint64_t from = tail_start > done ? tail_start - done : 0;
+      tail->append(buf, static_cast<size_t>(from), std::string::npos);
+    }
     done += n;
   }
-  return check.Finish();
+  TACO_RETURN_IF_ERROR(check.Finish());
+  return Status::OK();
 }
 
 Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,

@@ -94,6 +94,11 @@ Result<std::string> ReadVerifiedMember(const RangeReader& zip, uint64_t offset, 
 // most 4 MiB. For the metadata members a dataset mounts in place (the level Parquet files).
 Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
                     const MemberName& expected, bool check_crc);
+// The same, also handing back the member's last min(size, keep_tail) bytes in `*tail` as the
+// CRC pass read them (no extra read; `*tail` is left empty when !check_crc): a level's
+// Parquet footer is then parsed without reading the member's end again.
+Status VerifyMember(const RangeReader& zip, uint64_t offset, uint64_t size, const std::string& what,
+                    const MemberName& expected, bool check_crc, uint64_t keep_tail, std::string* tail);
 
 // The local header of the member whose data starts at `offset` (one or two small reads).
 Result<LocalHeaderInfo> ReadLocalHeaderBefore(const RangeReader& zip, uint64_t offset, uint64_t size,
