@@ -18,8 +18,9 @@
 // of 64 bytes (P = TACO_SCALE_PARTS, default 1,000) made into P parts by `taco create
 // --split-size 64` (which writes the .tacocat/ too) and `taco tacocat --single-file`, then
 // `taco info` and `taco sql "SELECT count(*) FROM data"` on each form's URL with an empty
-// disk cache (cold), again (warm: revalidation only) and with --no-cache; requests from the
-// access log, in a table of their own.
+// disk cache (cold), again (warm: revalidation only) and with --no-cache, and `taco sql` of
+// a TACOLLECTION.json of the same P parts (--no-cache); requests from the access log, in a
+// table of their own.
 // and a metadata-only tree: M FILE samples of one byte each in one directory (M =
 // TACO_SCALE_META_N, default 10 × N: 1,000,000 at the full size) with `cp -r`, `taco create`
 // → ZIP and `taco validate`, in a table of their own: the per-sample cost and the memory of
@@ -278,6 +279,23 @@ std::vector<OpenRow> RemoteOpens(const std::string& taco, const fs::path& work, 
       }
     }
   }
+  // The same parts as a TACOLLECTION.json (`taco tacollection`): SQL over every part, one
+  // multi-file scan (no disk cache: every part's metadata is requested).
+  std::vector<std::string> collect = {taco, "-q", "tacollection"};
+  collect.insert(collect.end(), argv.begin() + 3, argv.end());
+  collect.push_back("-o");
+  collect.push_back((dir / "TACOLLECTION.json").string());
+  Run(collect);
+  {
+    const auto before = nginx.Totals();
+    OpenRow row{
+        "`TACOLLECTION.json`", "`sql count(*)`", "--no-cache", 0,
+        Run({taco, "--no-cache", "sql", nginx.Url("manyparts/TACOLLECTION.json"), "SELECT count(*) FROM data"})};
+    row.requests = nginx.Totals().first - before.first;
+    std::fprintf(stderr, "scale_bench: remote TACOLLECTION.json sql count(*): %llu requests, %.3f s\n",
+                 static_cast<unsigned long long>(row.requests), row.outcome.seconds);
+    rows.push_back(std::move(row));
+  }
   ::unsetenv("TACO_CACHE_DIR");
   fs::remove_all(cache);
   fs::remove_all(tree);
@@ -409,7 +427,8 @@ int main() {
     }
   }
   if (!opens.empty()) {
-    std::printf("\n### Remote opens of a %llu-part TACOCAT through nginx\n\n", static_cast<unsigned long long>(parts));
+    std::printf("\n### Remote opens of a %llu-part TACOCAT (and TACOLLECTION) through nginx\n\n",
+                static_cast<unsigned long long>(parts));
     std::printf("| dataset | command | cache | requests | seconds | peak RSS MiB |\n|---|---|---|---:|---:|---:|\n");
     for (const OpenRow& r : opens) {
       std::printf("| %s | %s | %s | %llu | %.3f | %.1f |\n", r.dataset.c_str(), r.command.c_str(), r.cache.c_str(),
