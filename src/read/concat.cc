@@ -238,7 +238,6 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   // expressions deeper than 1,000).
   const int levels = state->num_levels;
   std::vector<std::vector<std::string>> files(static_cast<size_t>(levels));  // [level][source]
-  std::vector<std::vector<std::string>> names(static_cast<size_t>(levels));  // per source, sorted
   std::vector<std::vector<std::vector<std::string>>> columns_of(static_cast<size_t>(levels));
   auto file_name = [](size_t i, int level) {
     return "part" + std::to_string(i) + ".level" + std::to_string(level) + ".parquet";
