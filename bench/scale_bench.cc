@@ -18,11 +18,12 @@
 // of 64 bytes (P = TACO_SCALE_PARTS, default 1,000) made into P parts by `taco create
 // --split-size 64` (which writes the .tacocat/ too) and `taco tacocat --single-file`, then
 // `taco info` and `taco sql "SELECT count(*) FROM data"` on each form's URL with an empty
-// disk cache (cold), again (warm: revalidation only) and with --no-cache; requests from the
-// access log, in a table of their own.
+// disk cache (cold), again (warm: revalidation only) and with --no-cache, and `taco sql` of
+// a TACOLLECTION.json of the same P parts (--no-cache); requests from the access log, in a
+// table of their own;
 // and `taco --no-cache ls` of the 10-part TACOCAT's URL with and without a FOLDER key (the
-// requests navigation adds), and the P parts as a TACOLLECTION (`taco --no-cache sql URL...`,
-// requests and seconds, reported even when it fails);
+// requests navigation adds), and the P part URLs given to `taco --no-cache sql` (requests and
+// seconds, reported even when it fails);
 // and a metadata-only tree: M FILE samples of one byte each in one directory (M =
 // TACO_SCALE_META_N, default 10 × N: 1,000,000 at the full size) with `cp -r`, `taco create`
 // → ZIP, `taco validate` and `unzip -t`, in a table of their own: the per-sample cost and the memory of
@@ -290,6 +291,23 @@ std::vector<OpenRow> RemoteOpens(const std::string& taco, const fs::path& work, 
       }
     }
   }
+  // The same parts as a TACOLLECTION.json (`taco tacollection`): SQL over every part, one
+  // multi-file scan (no disk cache: every part's metadata is requested).
+  std::vector<std::string> collect = {taco, "-q", "tacollection"};
+  collect.insert(collect.end(), argv.begin() + 3, argv.end());
+  collect.push_back("-o");
+  collect.push_back((dir / "TACOLLECTION.json").string());
+  Run(collect);
+  {
+    const auto before = nginx.Totals();
+    OpenRow row{
+        "`TACOLLECTION.json`", "`sql count(*)`", "--no-cache", 0,
+        Run({taco, "--no-cache", "sql", nginx.Url("manyparts/TACOLLECTION.json"), "SELECT count(*) FROM data"})};
+    row.requests = nginx.Totals().first - before.first;
+    std::fprintf(stderr, "scale_bench: remote TACOLLECTION.json sql count(*): %llu requests, %.3f s\n",
+                 static_cast<unsigned long long>(row.requests), row.outcome.seconds);
+    rows.push_back(std::move(row));
+  }
   ::unsetenv("TACO_CACHE_DIR");
   fs::remove_all(cache);
 
@@ -466,7 +484,8 @@ int main() {
     }
   }
   if (!opens.empty()) {
-    std::printf("\n### Remote opens of a %llu-part TACOCAT through nginx\n\n", static_cast<unsigned long long>(parts));
+    std::printf("\n### Remote opens of a %llu-part TACOCAT (and TACOLLECTION) through nginx\n\n",
+                static_cast<unsigned long long>(parts));
     std::printf("| dataset | command | cache | requests | seconds | peak RSS MiB |\n|---|---|---|---:|---:|---:|\n");
     for (const OpenRow& r : opens) {
       std::printf("| %s | %s | %s | %llu | %.3f | %.1f |\n", r.dataset.c_str(), r.command.c_str(), r.cache.c_str(),

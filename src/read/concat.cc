@@ -1,13 +1,16 @@
 // concat(datasets, column_mode) and load(list) (FORMAT §6.1, §6.10).
 //
-// The result gets its own engine: each source's level-0 current view is copied in as
-// Parquet bytes (in memory, so .sql()/filters count), its stored levels >= 1 are mounted in
-// place again (ZIP: sub-ranges of the container; FOLDER: the METADATA files). Per source i:
-// `ds<i>_level<N>` (levels >= 1 keep only children of the kept rows one level up); then
-// `level<N>_table` = UNION ALL of the chosen columns (sorted by name) plus
-// `internal:source_path` and `internal:source_part` (i: one source given twice is two parts,
-// its rows twice, each joined to its own part's children), and `level<N>`/`data_raw`/`data`
-// as for an opened dataset, with gdal_vsi built per source.
+// The result gets its own engine. Per source i and level N one Parquet file is mounted in it
+// as `part<i>.level<N>.parquet`: the source's stored level (in place: ZIP sub-ranges, FOLDER
+// METADATA files, TACOCAT levels), except that a filtered level-0 view is copied in as
+// Parquet bytes (so .sql()/filters count). Per level, one multi-file scan of all parts
+// (read_parquet of the list, union_by_name) gives `level<N>_table`: the chosen columns
+// (sorted by name) plus `internal:source_path` and `internal:source_part` (i, from the file
+// each row came from: one source given twice is two parts), level 0 without padding rows,
+// levels >= 1 only the children of the kept rows one level up in the same part; then
+// `level<N>`/`data_raw`/`data` as for an opened dataset, with gdal_vsi built per source. No
+// view per source: the plan does not grow deeper with the number of parts (DuckDB refuses
+// expressions nested more than 1,000 deep), and an unfiltered source's engine never starts.
 #include <algorithm>
 #include <iterator>
 #include <set>
@@ -30,6 +33,8 @@ using table::QuoteString;
 namespace {
 
 constexpr const char* kWhat = "concat";
+// The column read_parquet adds with the file each row comes from (then dropped).
+constexpr const char* kPartFile = "internal:concat_file";
 
 Status ConcatError(const std::string& message) { return Status::InvalidArgument(std::string(kWhat) + ": " + message); }
 
@@ -98,7 +103,8 @@ std::string ConcatVsiExpression(const format::Container& container, int level) {
 }
 
 // The stored level `level` of `src` as something the new engine can read.
-Result<std::string> MountStoredLevel(const Dataset::State& src, table::Engine& engine, int level) {
+Result<std::string> MountStoredLevel(const Dataset::State& src, table::Engine& engine, int level,
+                                     const std::string& mount_name) {
   const std::string name = src.path + "/METADATA/level" + std::to_string(level) + ".parquet";
   RangeReaderPtr reader;
   if (static_cast<size_t>(level) < src.level_readers.size() && src.level_readers[static_cast<size_t>(level)]) {
@@ -115,7 +121,7 @@ Result<std::string> MountStoredLevel(const Dataset::State& src, table::Engine& e
                           src.engine->QueryToParquet("SELECT * FROM level" + std::to_string(level) + "_table"));
     reader = MemoryReader(std::move(bytes), name);
   }
-  return engine.Mount(std::move(reader), name);
+  return engine.Mount(std::move(reader), mount_name);
 }
 
 }  // namespace
@@ -147,9 +153,16 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   }
   const DatasetFormat format = datasets[0]->state_->format;
   // Validation order of FORMAT §6.10: navigation columns (RSUT), format, pit schema.
-  std::vector<std::vector<Column>> views;
+  // A source's unfiltered view (data_raw) is its stored level 0 less the padding rows: that
+  // file is scanned in place (its RSUT columns are checked once mounted) and the source's
+  // own engine never starts. A filtered view's rows are copied.
+  std::vector<std::vector<Column>> views(datasets.size());
+  std::vector<bool> stored_level0(datasets.size(), false);
   for (size_t i = 0; i < datasets.size(); ++i) {
     const Dataset& ds = *datasets[i];
+    const State& src = *ds.state_;
+    stored_level0[i] = ds.view_ == "data_raw" && !src.concatenated && src.layout->levels_are_stored_parquets();
+    if (stored_level0[i]) continue;
     TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, ds.state_->ColumnsOf(ds.view_));
     for (const auto& needed : ds.state_->layout->NavigationColumns()) {
       if (!HasColumn(columns, needed)) {
@@ -161,7 +174,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
       return Status::NotSupported(std::string(kWhat) + ": " + Describe(i, ds.state_->path) +
                                   " is itself a concatenation; concatenate the original datasets instead");
     }
-    views.push_back(std::move(columns));
+    views[i] = std::move(columns);
   }
   for (size_t i = 1; i < datasets.size(); ++i) {
     if (datasets[i]->state_->format != format) {
@@ -186,8 +199,11 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   state->format = format;
   state->layout = datasets[0]->state_->layout;
   state->concatenated = true;
+  // Errors name the sources: the first ones and how many more (not a thousand paths).
+  constexpr size_t kNamed = 4;
   state->path = "concat(";
-  for (size_t i = 0; i < datasets.size(); ++i) state->path += (i ? ", " : "") + datasets[i]->path();
+  for (size_t i = 0; i < datasets.size() && i < kNamed; ++i) state->path += (i ? ", " : "") + datasets[i]->path();
+  if (datasets.size() > kNamed) state->path += ", ... " + std::to_string(datasets.size() - kNamed) + " more";
   state->path += ")";
   state->vsi_root = datasets[0]->vsi_root();
   state->allow_external_rasters = true;  // only when every source allows them
@@ -216,52 +232,70 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   TACO_RETURN_IF_ERROR(table::RegisterWkbFunctions(engine));
   TACO_RETURN_IF_ERROR(read::RegisterPathGuards(engine, state->path));
 
-  // Per-source relations.
+  // Per source and level, one Parquet file mounted in the new engine: its stored level (or,
+  // for a filtered view, its rows copied as Parquet); then per level one multi-file scan of
+  // all of them (no view per source: a UNION ALL of N views nests N deep, and DuckDB refuses
+  // expressions deeper than 1,000).
+  const int levels = state->num_levels;
+  std::vector<std::vector<std::string>> files(static_cast<size_t>(levels));  // [level][source]
+  std::vector<std::vector<std::vector<std::string>>> columns_of(static_cast<size_t>(levels));
+  auto file_name = [](size_t i, int level) {
+    return "part" + std::to_string(i) + ".level" + std::to_string(level) + ".parquet";
+  };
+  auto columns_in = [&](const std::string& mounted) -> Result<std::vector<std::string>> {
+    auto result = engine.Query("SELECT * FROM read_parquet(" + QuoteString(mounted) + ") LIMIT 0");
+    if (!result.ok()) return result.status();
+    std::vector<std::string> out;
+    for (const auto& c : result->columns) out.push_back(c.name);
+    return out;
+  };
   for (size_t i = 0; i < datasets.size(); ++i) {
     const Dataset& ds = *datasets[i];
     const State& src = *ds.state_;
-    const std::string prefix = "ds" + std::to_string(i) + "_level";
-    std::string select;
-    for (const auto& c : views[i]) {
-      if (c.name != kGdalVsi) select += (select.empty() ? "" : ", ") + QuoteIdentifier(c.name);
-    }
-    auto bytes = src.engine->QueryToParquet("SELECT " + select + " FROM " + ds.view_);
-    if (!bytes.ok()) return src.Prefixed(bytes.status());
-    const std::string level0 =
-        engine.Mount(MemoryReader(std::move(*bytes), src.path + " (level 0 view)"), "level0.parquet");
-    TACO_RETURN_IF_ERROR(
-        engine.Execute("CREATE VIEW " + prefix + "0 AS SELECT * FROM read_parquet(" + QuoteString(level0) + ")"));
-    for (int level = 1; level < state->num_levels; ++level) {
-      auto mounted = MountStoredLevel(src, engine, level);
-      if (!mounted.ok()) return src.Prefixed(mounted.status());
-      const std::string n = std::to_string(level);
-      const std::string parent = prefix + std::to_string(level - 1);
-      Status st = engine.Execute("CREATE VIEW " + prefix + n + "_table AS SELECT * FROM read_parquet(" +
-                                 QuoteString(*mounted) + ")");
-      if (st.ok()) {
-        st = engine.Execute("CREATE VIEW " + prefix + n + " AS SELECT * FROM " + prefix + n + "_table WHERE " +
-                            QuoteIdentifier(kParentId) + " IN (SELECT " + QuoteIdentifier(kCurrentId) + " FROM " +
-                            parent + ")");
+    for (int level = 0; level < levels; ++level) {
+      std::string mounted;
+      if (level == 0 && !stored_level0[i]) {
+        std::string select;
+        for (const auto& c : views[i]) {
+          if (c.name != kGdalVsi) select += (select.empty() ? "" : ", ") + QuoteIdentifier(c.name);
+        }
+        auto bytes = src.engine->QueryToParquet("SELECT " + select + " FROM " + ds.view_);
+        if (!bytes.ok()) return src.Prefixed(bytes.status());
+        mounted = engine.Mount(MemoryReader(std::move(*bytes), src.path + " (level 0 view)"), file_name(i, 0));
+      } else {
+        auto m = MountStoredLevel(src, engine, level, file_name(i, level));
+        if (!m.ok()) return src.Prefixed(m.status());
+        mounted = std::move(*m);
       }
-      if (!st.ok()) return src.Prefixed(st);
+      auto cols = columns_in(mounted);
+      if (!cols.ok()) return src.Prefixed(cols.status());
+      std::sort(cols->begin(), cols->end());
+      if (level == 0 && stored_level0[i]) {
+        for (const auto& needed : src.layout->NavigationColumns()) {
+          if (!std::binary_search(cols->begin(), cols->end(), needed)) {
+            return ConcatError(Describe(i, src.path) + " is not RSUT-compliant: its level 0 lacks '" + needed + "'");
+          }
+        }
+      }
+      files[static_cast<size_t>(level)].push_back(std::move(mounted));
+      columns_of[static_cast<size_t>(level)].push_back(std::move(*cols));
     }
   }
+  std::string source_paths;  // the list literal indexed by internal:source_part + 1
+  for (const Dataset* ds : datasets) source_paths += (source_paths.empty() ? "" : ", ") + QuoteString(ds->vsi_root());
+  source_paths = "[" + source_paths + "]";
 
-  // Column selection per level, then the unions and the level views.
-  for (int level = 0; level < state->num_levels; ++level) {
+  // Column selection per level, then the scans and the level views.
+  for (int level = 0; level < levels; ++level) {
     const std::string n = std::to_string(level);
-    std::vector<std::vector<std::string>> names(datasets.size());
     std::set<std::string> all, common;
     for (size_t i = 0; i < datasets.size(); ++i) {
-      TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, state->ColumnsOf("ds" + std::to_string(i) + "_level" + n));
-      std::set<std::string> these;
-      for (const auto& c : columns) these.insert(c.name);
-      if (i == 0) common = these;
+      const std::vector<std::string>& these = columns_of[static_cast<size_t>(level)][i];
+      if (i == 0) common = std::set<std::string>(these.begin(), these.end());
       std::set<std::string> kept;
       std::set_intersection(common.begin(), common.end(), these.begin(), these.end(), std::inserter(kept, kept.end()));
       common = std::move(kept);
       all.insert(these.begin(), these.end());
-      names[i].assign(these.begin(), these.end());
     }
     if (column_mode == "strict" && common != all) {
       std::string differing;
@@ -278,19 +312,28 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                            "' (not in every dataset); the result could not be navigated");
       }
     }
-    std::string union_sql;
-    for (size_t i = 0; i < datasets.size(); ++i) {
-      std::string select;
-      for (const auto& c : chosen) {
-        const bool present = std::binary_search(names[i].begin(), names[i].end(), c);
-        select += (select.empty() ? "" : ", ") + (present ? QuoteIdentifier(c) : "NULL AS " + QuoteIdentifier(c));
-      }
-      union_sql += (i ? " UNION ALL " : "") + std::string("SELECT ") + select + ", " +
-                   QuoteString(datasets[i]->vsi_root()) + " AS " + QuoteIdentifier(kSourcePath) + ", " +
-                   std::to_string(i) + "::BIGINT AS " + QuoteIdentifier(kSourcePart) + " FROM ds" + std::to_string(i) +
-                   "_level" + n;
+    std::string list;
+    for (const std::string& f : files[static_cast<size_t>(level)]) list += (list.empty() ? "" : ", ") + QuoteString(f);
+    std::string select;
+    for (const auto& c : chosen) select += QuoteIdentifier(c) + ", ";
+    const std::string part = "CAST(regexp_extract(" + QuoteIdentifier(kPartFile) +
+                             ", '/part([0-9]+)\\.level[0-9]+\\.parquet$', 1) AS BIGINT)";
+    Status st = engine.Execute("CREATE VIEW concat_level" + n + "_scan AS SELECT " + select + part + " AS " +
+                               QuoteIdentifier(kSourcePart) + " FROM read_parquet([" + list +
+                               "], union_by_name = true, filename = " + QuoteString(kPartFile) + ")");
+    if (st.ok()) {
+      // Level 0 without padding rows; deeper levels keep the children of the kept rows one
+      // level up, in the same part.
+      const std::string where =
+          level == 0 ? "NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) + "), false)"
+                     : "EXISTS (SELECT 1 FROM level" + std::to_string(level - 1) + "_table p WHERE p." +
+                           QuoteIdentifier(kSourcePart) + " = t." + QuoteIdentifier(kSourcePart) + " AND p." +
+                           QuoteIdentifier(kCurrentId) + " = t." + QuoteIdentifier(kParentId) + ")";
+      st = engine.Execute("CREATE VIEW level" + n + "_table AS SELECT t.* EXCLUDE (" + QuoteIdentifier(kSourcePart) +
+                          "), " + source_paths + "[t." + QuoteIdentifier(kSourcePart) + " + 1] AS " +
+                          QuoteIdentifier(kSourcePath) + ", t." + QuoteIdentifier(kSourcePart) + " FROM concat_level" +
+                          n + "_scan t WHERE " + where);
     }
-    Status st = engine.Execute("CREATE VIEW level" + n + "_table AS " + union_sql);
     if (st.ok()) {
       st = engine.Execute("CREATE VIEW level" + n + " AS SELECT *, " + ConcatVsiExpression(*state->layout, level) +
                           " AS " + QuoteIdentifier(kGdalVsi) + " FROM level" + n +

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "format/zip/crc32.h"
@@ -120,6 +122,10 @@ struct Bounds {
   std::string min, max;
 };
 
+// A column chunk whose dictionary would hold more PLAIN bytes than this is written PLAIN
+// (Arrow's default dictionary_pagesize_limit).
+constexpr size_t kMaxDictionaryBytes = 1u << 20;
+
 // Strings longer than this get no statistics (readers compare them byte-wise, unsigned).
 constexpr size_t kMaxStatBytes = 64;
 
@@ -162,10 +168,12 @@ std::optional<Bounds> LeafBounds(TypeId t, const std::vector<const Value*>& leav
 }
 
 struct ChunkInfo {
-  int64_t page_offset = 0;
-  int64_t entries = 0;       // (repetition, definition) pairs: the page's num_values
-  int64_t uncompressed = 0;  // page header + uncompressed body
-  int64_t compressed = 0;    // page header + compressed body
+  int64_t page_offset = 0;       // the chunk's first page: its dictionary page, if any
+  int64_t data_page_offset = 0;  // its first data page
+  bool dictionary = false;       // RLE_DICTIONARY data pages after a PLAIN dictionary page
+  int64_t entries = 0;           // (repetition, definition) pairs: the page's num_values
+  int64_t uncompressed = 0;      // page header + uncompressed body
+  int64_t compressed = 0;        // page header + compressed body
   int64_t nulls = 0;
   std::optional<Bounds> bounds;
 };
@@ -184,16 +192,113 @@ std::vector<T> Slice(const std::vector<T>& v, size_t begin, size_t end) {
   return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
+// A column chunk's dictionary: its distinct leaf values in order of first appearance
+// (deterministic) and each leaf's index into them.
+struct Dictionary {
+  std::vector<const Value*> values;
+  std::vector<uint32_t> indices;  // one per leaf
+  int width = 1;                  // bits per index
+};
+
+// The dictionary of `leaves`, or nothing when it does not pay (the chunk is then written
+// PLAIN, as Parquet writers fall back): a bool column, no leaves, more distinct values
+// than half the leaves, or a dictionary page past kMaxDictionaryBytes of PLAIN values.
+std::optional<Dictionary> BuildDictionary(TypeId t, const std::vector<const Value*>& leaves) {
+  if (t == TypeId::kBool || t == TypeId::kNull || leaves.empty()) return std::nullopt;
+  const bool bytes_like = t == TypeId::kString || t == TypeId::kBinary;
+  std::unordered_map<std::string_view, uint32_t> by_bytes;
+  std::unordered_map<uint64_t, uint32_t> by_bits;
+  Dictionary d;
+  d.indices.reserve(leaves.size());
+  size_t plain_bytes = 0;
+  const size_t max_distinct = leaves.size() / 2;
+  for (const Value* v : leaves) {
+    uint32_t next = static_cast<uint32_t>(d.values.size());
+    bool added = false;
+    if (bytes_like) {
+      const std::string& b = t == TypeId::kString ? v->get<std::string>() : v->get<Binary>().bytes;
+      auto [it, inserted] = by_bytes.try_emplace(std::string_view(b), next);
+      next = it->second;
+      added = inserted;
+      if (added) plain_bytes += 4 + b.size();
+    } else {
+      uint64_t bits = 0;  // the value's PLAIN bytes (4 or 8), zero-extended
+      switch (t) {
+        case TypeId::kInt32: std::memcpy(&bits, &v->get<int32_t>(), 4); break;
+        case TypeId::kFloat: std::memcpy(&bits, &v->get<float>(), 4); break;
+        case TypeId::kInt64: std::memcpy(&bits, &v->get<int64_t>(), 8); break;
+        case TypeId::kDouble: std::memcpy(&bits, &v->get<double>(), 8); break;
+        case TypeId::kTimestampUs: std::memcpy(&bits, &v->get<TimestampUs>().micros, 8); break;
+        default: return std::nullopt;
+      }
+      auto [it, inserted] = by_bits.try_emplace(bits, next);
+      next = it->second;
+      added = inserted;
+      if (added) plain_bytes += (t == TypeId::kInt32 || t == TypeId::kFloat) ? 4 : 8;
+    }
+    if (added) {
+      d.values.push_back(v);
+      if (d.values.size() > max_distinct || plain_bytes > kMaxDictionaryBytes) return std::nullopt;
+    }
+    d.indices.push_back(next);
+  }
+  d.width = std::max(1, BitWidth(static_cast<uint32_t>(d.values.size() - 1)));
+  return d;
+}
+
+// `body` ZSTD-compressed, its page header (built by `fill` after the sizes and CRC) and body
+// appended to `file`; the sizes added to `info`.
+template <typename FillHeader>
+Status AppendPage(const std::string& body, int type, int zstd_level, FillHeader fill, std::string& file,
+                  ChunkInfo& info) {
+  std::string compressed(duckdb_zstd::ZSTD_compressBound(body.size()), '\0');
+  duckdb_zstd::ZSTD_CCtx_s* context = ThreadCompressionContext();
+  if (context == nullptr) return Status::Internal("zstd: no compression context");
+  const size_t n = duckdb_zstd::ZSTD_compressCCtx(context, compressed.data(), compressed.size(), body.data(),
+                                                  body.size(), zstd_level);
+  if (duckdb_zstd::ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + duckdb_zstd::ZSTD_getErrorName(n));
+  compressed.resize(n);
+
+  CompactWriter header;
+  header.I32(1, type);
+  header.I32(2, static_cast<int32_t>(body.size()));
+  header.I32(3, static_cast<int32_t>(compressed.size()));
+  header.I32(4, static_cast<int32_t>(zip::Crc32(0, compressed.data(), compressed.size())));
+  fill(header);
+  header.EndMessage();
+
+  info.uncompressed += static_cast<int64_t>(header.bytes().size() + body.size());
+  info.compressed += static_cast<int64_t>(header.bytes().size() + compressed.size());
+  file += header.bytes();
+  file += compressed;
+  return Status::OK();
+}
+
+// The dictionary page (PLAIN values) of `dict`, appended to `file`.
+Status WriteDictionaryPage(const Dictionary& dict, TypeId t, int zstd_level, std::string& file, ChunkInfo& info) {
+  std::string body;
+  AppendPlainValues(body, t, dict.values);
+  return AppendPage(
+      body, kDictionaryPage, zstd_level,
+      [&](CompactWriter& header) {
+        header.BeginStruct(7);  // DictionaryPageHeader
+        header.I32(1, static_cast<int32_t>(dict.values.size()));
+        header.I32(2, kPlain);
+        header.EndStruct();
+      },
+      file, info);
+}
+
 // Where a column chunk's pages end: (entries, leaves) counts at the end of each page.
 struct PageEnd {
   size_t entries = 0;
   size_t leaves = 0;
 };
 
-// One data page of entries [e0, e1) / leaves [l0, l1) of `shredded`, appended to `file`;
-// adds its sizes to `info`.
-Status WritePage(const Shredded& shredded, const Layout& layout, PageEnd from, PageEnd to, int zstd_level,
-                 std::string& file, ChunkInfo& info) {
+// One data page of entries [e0, e1) / leaves [l0, l1) of `shredded`, appended to `file`:
+// PLAIN values, or with `dict` their RLE_DICTIONARY indices; adds its sizes to `info`.
+Status WritePage(const Shredded& shredded, const Layout& layout, const Dictionary* dict, PageEnd from, PageEnd to,
+                 int zstd_level, std::string& file, ChunkInfo& info) {
   std::string body;
   std::string levels;
   if (layout.shape.max_repetition() > 0) {
@@ -207,34 +312,23 @@ Status WritePage(const Shredded& shredded, const Layout& layout, PageEnd from, P
                BitWidth(static_cast<uint32_t>(layout.shape.max_definition())), &levels);
   AppendLittleEndian<uint32_t>(body, static_cast<uint32_t>(levels.size()));
   body += levels;
-  AppendPlainValues(body, layout.leaf, Slice(shredded.leaves, from.leaves, to.leaves));
-
-  std::string compressed(duckdb_zstd::ZSTD_compressBound(body.size()), '\0');
-  duckdb_zstd::ZSTD_CCtx_s* context = ThreadCompressionContext();
-  if (context == nullptr) return Status::Internal("zstd: no compression context");
-  const size_t n = duckdb_zstd::ZSTD_compressCCtx(context, compressed.data(), compressed.size(), body.data(),
-                                                  body.size(), zstd_level);
-  if (duckdb_zstd::ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + duckdb_zstd::ZSTD_getErrorName(n));
-  compressed.resize(n);
-
-  CompactWriter header;
-  header.I32(1, kDataPage);
-  header.I32(2, static_cast<int32_t>(body.size()));
-  header.I32(3, static_cast<int32_t>(compressed.size()));
-  header.I32(4, static_cast<int32_t>(zip::Crc32(0, compressed.data(), compressed.size())));
-  header.BeginStruct(5);
-  header.I32(1, static_cast<int32_t>(to.entries - from.entries));
-  header.I32(2, kPlain);
-  header.I32(3, kRle);
-  header.I32(4, kRle);
-  header.EndStruct();
-  header.EndMessage();
-
-  info.uncompressed += static_cast<int64_t>(header.bytes().size() + body.size());
-  info.compressed += static_cast<int64_t>(header.bytes().size() + compressed.size());
-  file += header.bytes();
-  file += compressed;
-  return Status::OK();
+  if (dict != nullptr) {
+    body.push_back(static_cast<char>(dict->width));
+    EncodeHybrid(Slice(dict->indices, from.leaves, to.leaves), dict->width, &body);
+  } else {
+    AppendPlainValues(body, layout.leaf, Slice(shredded.leaves, from.leaves, to.leaves));
+  }
+  return AppendPage(
+      body, kDataPage, zstd_level,
+      [&](CompactWriter& header) {
+        header.BeginStruct(5);  // DataPageHeader
+        header.I32(1, static_cast<int32_t>(to.entries - from.entries));
+        header.I32(2, dict != nullptr ? kRleDictionary : kPlain);
+        header.I32(3, kRle);
+        header.I32(4, kRle);
+        header.EndStruct();
+      },
+      file, info);
 }
 
 // One column chunk (rows [begin, end)) appended to `file`: one data page, or with
@@ -274,9 +368,15 @@ Result<ChunkInfo> WriteChunk(const Column& col, const Layout& layout, size_t beg
   info.entries = static_cast<int64_t>(shredded.count);
   info.nulls = static_cast<int64_t>(shredded.count - shredded.leaves.size());
   info.bounds = LeafBounds(layout.leaf, shredded.leaves);
+  const std::optional<Dictionary> dict = BuildDictionary(layout.leaf, shredded.leaves);
+  if (dict) {
+    info.dictionary = true;
+    TACO_RETURN_IF_ERROR(WriteDictionaryPage(*dict, layout.leaf, opts.zstd_level, file, info));
+  }
+  info.data_page_offset = static_cast<int64_t>(file.size());
   PageEnd from;
   for (const PageEnd& to : pages) {
-    TACO_RETURN_IF_ERROR(WritePage(shredded, layout, from, to, opts.zstd_level, file, info));
+    TACO_RETURN_IF_ERROR(WritePage(shredded, layout, dict ? &*dict : nullptr, from, to, opts.zstd_level, file, info));
     from = to;
   }
   return info;
@@ -387,9 +487,10 @@ Result<std::string> EncodeParquet(const Table& table, const ParquetWriteOptions&
       meta.I64(2, info.page_offset);
       meta.BeginStruct(3);  // ColumnMetaData
       meta.I32(1, layouts[c].physical);
-      meta.BeginList(2, thrift::kI32, 2);
+      meta.BeginList(2, thrift::kI32, info.dictionary ? 3 : 2);
       meta.ElementI32(kPlain);
       meta.ElementI32(kRle);
+      if (info.dictionary) meta.ElementI32(kRleDictionary);
       const int depth = layouts[c].shape.depth();
       meta.BeginList(3, thrift::kBinary, 1 + 2 * static_cast<size_t>(depth));
       meta.ElementBinary(table.columns[c].name);
@@ -401,7 +502,8 @@ Result<std::string> EncodeParquet(const Table& table, const ParquetWriteOptions&
       meta.I64(5, info.entries);
       meta.I64(6, info.uncompressed);
       meta.I64(7, info.compressed);
-      meta.I64(9, info.page_offset);
+      meta.I64(9, info.data_page_offset);
+      if (info.dictionary) meta.I64(11, info.page_offset);
       if (depth == 0) {  // statistics of flat columns only
         meta.BeginStruct(12);
         meta.I64(3, info.nulls);

@@ -5,8 +5,11 @@
 // Contract:
 //  * Columns: the primitive types, and lists of them nested up to parquet::kMaxListDepth
 //    deep (list<int64>, list<list<float>>); every node OPTIONAL, lists as 3-level LISTs
-//    (`<name>` LIST / repeated `list` / optional `element`). Data pages v1 (PLAIN values,
-//    RLE/bit-packed levels): one per column and row group, or with
+//    (`<name>` LIST / repeated `list` / optional `element`). Data pages v1 (RLE/bit-packed
+//    levels; values RLE_DICTIONARY after a PLAIN dictionary page when the column chunk's
+//    distinct values are at most half its values and their PLAIN bytes at most 1 MiB, as
+//    Parquet writers do for low-cardinality columns, else PLAIN): one per column and row
+//    group, or with
 //    opts.content_defined_chunking (the default) the pages page_chunker.h cuts at row
 //    boundaries from the values' bytes; ZSTD-compressed at opts.zstd_level, row
 //    groups of at most opts.row_group_size rows, opts.kv_metadata as file key/value metadata,

@@ -4,12 +4,16 @@
 // they were, which is the point of CDC.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "support/flat_tables.h"
 #include "table/parquet_crc.h"
+#include "table/parquet_levels.h"
 #include "table/parquet_writer.h"
 #include "table/thrift_compact.h"
 #include "taco/io.h"
@@ -83,6 +87,42 @@ std::multiset<std::string> Pages(const std::string& file) {
   return pages;
 }
 
+// The types of the pages of a file we wrote, in file order (PageHeader field 1).
+std::vector<int32_t> PageTypes(const std::string& file) {
+  std::vector<int32_t> types;
+  uint32_t footer_len = 0;
+  std::memcpy(&footer_len, file.data() + file.size() - 8, 4);
+  const size_t data_end = file.size() - 8 - footer_len;
+  size_t at = 4;
+  while (at < data_end) {
+    thrift::CompactReader r(std::string_view(file).substr(at, data_end - at));
+    int32_t type = -1, compressed = -1;
+    int16_t id = 0;
+    uint8_t t = 0;
+    while (r.NextField(&id, &t)) {
+      if (id == 1) {
+        type = r.I32(t);
+      } else if (id == 3) {
+        compressed = r.I32(t);
+      } else {
+        r.Skip(t);
+      }
+    }
+    if (r.failed() || compressed < 0) {
+      ADD_FAILURE() << "page header at byte " << at;
+      break;
+    }
+    types.push_back(type);
+    at += r.position() + static_cast<size_t>(compressed);
+  }
+  return types;
+}
+
+size_t DictionaryPages(const std::string& file) {
+  const std::vector<int32_t> types = PageTypes(file);
+  return static_cast<size_t>(std::count(types.begin(), types.end(), parquet::kDictionaryPage));
+}
+
 TEST(CdcParquet, SameTableSameBytesAndManyPages) {
   const Table table = LevelLike(30000);
   auto a = EncodeParquet(table, {13, 65536});
@@ -123,14 +163,91 @@ TEST(CdcParquet, AnEditKeepsMostPages) {
   size_t kept = 0;
   for (const std::string& p : new_pages) kept += old_pages.count(p) > 0;
   ASSERT_GT(new_pages.size(), 16u);
-  // Two values changed in two columns: at most two pages each side of a moved boundary.
-  EXPECT_GE(kept + 4, new_pages.size()) << kept << " of " << new_pages.size() << " pages kept";
+  // Two values changed in two dictionary-encoded columns, both values new to their
+  // dictionaries: the two dictionary pages, and a few data pages around each edit (the
+  // values' hash moves a boundary; measured 5 data pages, 7 pages in all, of 75).
+  EXPECT_GE(kept + 7, new_pages.size()) << kept << " of " << new_pages.size() << " pages kept";
 
   ParquetWriteOptions off{13, 65536};
   off.content_defined_chunking = false;
   auto single = EncodeParquet(table, off);
   ASSERT_TRUE(single.ok());
-  EXPECT_EQ(Pages(*single).size(), table.columns.size());
+  // One data page per column, after the dictionary page of each low-cardinality column.
+  EXPECT_EQ(Pages(*single).size(), table.columns.size() + DictionaryPages(*single));
+  EXPECT_GT(DictionaryPages(*single), 0u);
+}
+
+// Columns of few distinct values get a dictionary page and RLE_DICTIONARY data pages;
+// columns of many (or a dictionary past 1 MiB) stay PLAIN; all read back as written.
+TEST(DictionaryParquet, LowCardinalityColumnsAndFallbacks) {
+  constexpr size_t kRows = 1200;
+  Table t;
+  t.columns.push_back({"label", DataType::String(), {}});                 // 7 values and nulls
+  t.columns.push_back({"nothing", DataType::String(), {}});               // all null
+  t.columns.push_back({"one", DataType::Int64(), {}});                    // one distinct value
+  t.columns.push_back({"cloud", DataType::Double(), {}});                 // 50 values
+  t.columns.push_back({"day", DataType::TimestampUs(), {}});              // 30 values
+  t.columns.push_back({"small", DataType::Int32(), {}});                  // 3 values
+  t.columns.push_back({"id", DataType::String(), {}});                    // all distinct
+  t.columns.push_back({"big", DataType::String(), {}});                   // 600 x 2 KB distinct, each twice
+  t.columns.push_back({"flag", DataType::Bool(), {}});                    // never a dictionary
+  t.columns.push_back({"bands", DataType::List(DataType::Int64()), {}});  // 4 values in lists
+  for (size_t i = 0; i < kRows; ++i) {
+    t.columns[0].values.push_back(i % 5 == 0 ? Value() : Value("class_" + std::to_string(i * 7 % 7)));
+    t.columns[1].values.emplace_back();
+    t.columns[2].values.emplace_back(int64_t{42});
+    t.columns[3].values.emplace_back(static_cast<double>(i % 50) / 4.0);
+    t.columns[4].values.emplace_back(
+        TimestampUs{static_cast<int64_t>(1'600'000'000'000'000 + (i % 30) * 86'400'000'000)});
+    t.columns[5].values.push_back(i % 11 == 0 ? Value() : Value(static_cast<int32_t>(i % 3) - 1));
+    t.columns[6].values.emplace_back("sample_" + std::to_string(i));
+    t.columns[7].values.emplace_back(std::string(2000, static_cast<char>('a' + (i / 2) % 26)) + std::to_string(i / 2));
+    t.columns[8].values.emplace_back(i % 2 == 0);
+    ValueList bands;
+    for (size_t b = 0; b < i % 3; ++b) bands.emplace_back(static_cast<int64_t>(b % 4));
+    t.columns[9].values.emplace_back(std::move(bands));
+  }
+  for (size_t i = 0; i < kRows; i += 7) t.columns[0].values[i] = Value("class_" + std::to_string(i % 7));
+
+  auto engine = Engine::Open();
+  ASSERT_TRUE(engine.ok());
+  // One row group: label, one, cloud, day, small, bands (big is 1.2 MB of distinct values:
+  // past the limit). Row groups of 500 rows: big's 250 distinct values fit, so it too.
+  for (auto [group, dictionaries] : {std::pair<uint64_t, size_t>{65536, 6}, {500, 3 * 7}}) {
+    auto a = EncodeParquet(t, {13, group});
+    auto b = EncodeParquet(t, {13, group});
+    ASSERT_TRUE(a.ok() && b.ok()) << a.status().ToString();
+    EXPECT_EQ(*a, *b) << "not deterministic";
+    EXPECT_EQ(DictionaryPages(*a), dictionaries) << "row groups of " << group;
+    auto crcs = VerifyParquetPageCrcs(*a, "dict.parquet");
+    ASSERT_TRUE(crcs.ok()) << crcs.status().ToString();
+    EXPECT_TRUE(crcs->unwalkable.empty()) << crcs->unwalkable;
+    EXPECT_EQ(crcs->checked, crcs->pages);
+    auto back = (*engine)->ReadParquet(MemoryReader(*a, "dict.parquet"));
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    ExpectSameTables(*back, t);
+  }
+}
+
+// A value seen once per page is not worth a dictionary: a column whose distinct values are
+// more than half its values stays PLAIN, and a one-row table has no dictionary at all.
+TEST(DictionaryParquet, HighCardinalityStaysPlain) {
+  Table t;
+  t.columns.push_back({"x", DataType::Int64(), {}});
+  for (int64_t i = 0; i < 1000; ++i) t.columns[0].values.emplace_back(i < 499 ? i : int64_t{0});
+  auto half = EncodeParquet(t, {13, 65536});
+  ASSERT_TRUE(half.ok());
+  EXPECT_EQ(DictionaryPages(*half), 1u);  // 499 distinct of 1000
+  t.columns[0].values[999] = Value(int64_t{-5});
+  t.columns[0].values[998] = Value(int64_t{-6});
+  auto more = EncodeParquet(t, {13, 65536});
+  ASSERT_TRUE(more.ok());
+  EXPECT_EQ(DictionaryPages(*more), 0u);  // 501 distinct
+  Table one;
+  one.columns.push_back({"x", DataType::String(), {Value("FILE")}});
+  auto single = EncodeParquet(one, {13, 65536});
+  ASSERT_TRUE(single.ok());
+  EXPECT_EQ(DictionaryPages(*single), 0u);
 }
 
 }  // namespace
