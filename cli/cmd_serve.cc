@@ -21,7 +21,8 @@ struct ServeArgs {
   int port = 8000;
   std::string host = "127.0.0.1";
   bool allow_remote_clients = false;
-  std::string explorer;  // empty: <directory of the taco executable>/js/explorer when it exists
+  std::string explorer;      // empty: <directory of the taco executable>/js/explorer when it exists
+  bool no_explorer = false;  // serve the page listing the datasets at / instead
   bool no_log = false;
   int max_connections = 64;
 };
@@ -57,7 +58,9 @@ int RunServe(const ServeArgs& args, const Context& ctx) {
     Status st = tree.AddDataset(path);
     if (!st.ok()) return ReportError(st);
   }
-  if (!args.explorer.empty()) {
+  if (args.no_explorer) {
+    // The built-in page listing the datasets is served at /.
+  } else if (!args.explorer.empty()) {
     Status st = tree.SetExplorer(args.explorer);
     if (!st.ok()) return ReportError(st);
   } else if (std::string dir = BuildJsDir() + "/explorer"; ::access(dir.c_str(), R_OK | X_OK) == 0) {
@@ -121,6 +124,9 @@ void AddServeCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--explorer", args->explorer,
                   "Directory of the explorer's static files (default: js/explorer next to the taco executable, as "
                   "`make` builds it, when it exists)");
+  cmd->add_flag("--no-explorer", args->no_explorer,
+                "Serve a plain page listing the datasets at / instead of the explorer")
+      ->excludes("--explorer");
   cmd->add_flag("--no-log", args->no_log, "No access-log line per request on stderr (also -q)");
   cmd->add_option("--max-connections", args->max_connections,
                   "Connections served at once (a thread each); more are answered 503")

@@ -315,7 +315,13 @@ def test_access_log_has_one_line_per_request(world):
 
 
 def test_builtin_index_lists_the_datasets(world):
-    resp, body = request(world["server"].port, "GET", "/")
+    parts = world["parts"]
+    paths = [str(world["zip"]), str(world["folder"]), str(parts / ".tacocat"), str(parts / "__TACOCAT__")]
+    server = Server(paths, "--no-explorer", "--no-log")  # the explorer may be built beside taco
+    try:
+        resp, body = request(server.port, "GET", "/")
+    finally:
+        server.stop()
     assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/html")
     for url in ("/data/demo.tacozip", "/data/folder_ds/", "/data/parts/.tacocat", "/data/parts-2/__TACOCAT__"):
         assert f'href="{url}"'.encode() in body
