@@ -1,11 +1,14 @@
 // Dataset.filterBbox / filterDatetime (and openDataset's bbox/datetime options) of the JS
 // package against `taco filter` on `taco demo` (levels 0 and 1: stac:centroid, stac:time_start
-// at both levels), made here; local (a Blob) and by URL from a Range server on a free
-// loopback port started and stopped here. The ids of `data` after the JS filter equal the
+// at both levels) and on a 3-level dataset made here (istac:geometry polygons and points,
+// istac:time_start at level 2 only, from a Parquet written by the project venv's pyarrow) as a
+// ZIP, a FOLDER, a `.tacocat/` of two ZIPs and their TACOLLECTION; local (a Blob or a map of
+// path → Blob) and by URL from a Range server on a free loopback port started and stopped here. The ids of `data` after the JS filter equal the
 // CLI's for several boxes and ranges at level 0 and level 1 (the cascade), chained filters
 // included; bad input gives the core's messages.
 //
-// Run by ctest (js_filters): node --test tests/js/filters.test.mjs with TACO_BIN and TACO_JS.
+// Run by ctest (js_filters): node --test tests/js/filters.test.mjs with TACO_BIN, TACO_JS and
+// TACO_PYTHON (the project venv's python, for pyarrow).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,11 +26,74 @@ const { openDataset } = await import(pathToFileURL(path.join(pkgDir, 'index.js')
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taco-js-filters-'));
 execFileSync(taco, ['demo', path.join(tmp, 'demo')], { stdio: 'ignore' });
 const zip = path.join(tmp, 'demo', 'demo.tacozip');
+const cli = (...args) => execFileSync(taco, args, { maxBuffer: 64 << 20 });
 
 // `taco filter` ids, in the CLI's order.
-function cliIds(args) {
-  const out = execFileSync(taco, ['filter', zip, ...args, '--format', 'json', '--columns', 'id'], { maxBuffer: 64 << 20 });
+function cliIds(args, file = zip) {
+  const out = cli('filter', file, ...args, '--format', 'json', '--columns', 'id');
   return JSON.parse(out.toString()).map((r) => r.id);
+}
+
+// The 3-level dataset: s0..s3 / f0..f2 / a.bin (a polygon), b.bin (a point), each FILE of level
+// 2 with its own place and time; forms under tmp/demo (served).
+const kMetadata = `
+import struct, sys, datetime as dt, pyarrow as pa, pyarrow.parquet as pq
+def poly(x0, y0, x1, y1):
+    ring = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+    return struct.pack('<BII', 1, 3, 1) + struct.pack('<I', len(ring)) + b''.join(struct.pack('<dd', *p) for p in ring)
+def point(x, y):
+    return struct.pack('>BIdd', 0, 1, x, y)
+rows = []
+for i, s in enumerate(['s0', 's1', 's2', 's3']):
+    for j, f in enumerate(['f0', 'f1', 'f2']):
+        for k, x in enumerate(['a.bin', 'b.bin']):
+            n = i * 6 + j * 2 + k
+            x0, y0 = -60 + n * 5, -30 + n * 2.5
+            rows.append((s, f'{s}/{f}/{x}', poly(x0, y0, x0 + 4, y0 + 2) if k == 0 else point(x0 + 1, y0 + 1),
+                         dt.datetime(2020, 1, 1) + dt.timedelta(days=15 * n, hours=n)))
+for name, keep in [('all', 's0 s1 s2 s3'), ('a', 's0 s1'), ('b', 's2 s3')]:
+    r = [x for x in rows if x[0] in keep.split()]
+    pq.write_table(pa.table({'path': [x[1] for x in r], 'istac:geometry': pa.array([x[2] for x in r], pa.binary()),
+                             'istac:time_start': pa.array([x[3] for x in r], pa.timestamp('us'))}),
+                   f'{sys.argv[1]}/l2_{name}.parquet')
+`;
+function makeThreeLevels() {
+  const dir = path.join(tmp, 'src3');
+  const collection = path.join(dir, 'collection.json');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(
+    collection,
+    JSON.stringify({ id: 'f3', dataset_version: '1.0.0', description: 'filters', licenses: ['CC-BY-4.0'], providers: [{ name: 't', roles: ['producer'] }], tasks: ['classification'] }),
+  );
+  for (const [name, samples] of [['all', ['s0', 's1', 's2', 's3']], ['a', ['s0', 's1']], ['b', ['s2', 's3']]]) {
+    for (const s of samples) {
+      for (const f of ['f0', 'f1', 'f2']) {
+        fs.mkdirSync(path.join(dir, name, s, f), { recursive: true });
+        for (const x of ['a.bin', 'b.bin']) fs.writeFileSync(path.join(dir, name, s, f, x), `${s}/${f}/${x}`);
+      }
+    }
+  }
+  execFileSync(process.env.TACO_PYTHON, ['-c', kMetadata, dir]);
+  const served = path.join(tmp, 'demo');
+  const create = (name, out) => cli('create', path.join(dir, name), out, '--collection', collection, '--metadata', path.join(dir, `l2_${name}.parquet`));
+  create('all', path.join(served, 'three.tacozip'));
+  create('all', path.join(served, 'fold'));
+  create('a', path.join(served, 'parts', 'a.tacozip'));
+  create('b', path.join(served, 'parts', 'b.tacozip'));
+  cli('tacocat', path.join(served, 'parts', 'a.tacozip'), path.join(served, 'parts', 'b.tacozip'), '-o', path.join(served, 'parts'));
+  cli('tacollection', path.join(served, 'parts', 'a.tacozip'), path.join(served, 'parts', 'b.tacozip'), '-o', path.join(served, 'parts', 'TACOLLECTION.json'));
+}
+makeThreeLevels();
+
+// Every file under `dir` as a map of relative path → Blob.
+function treeBlobs(dir, prefix = '') {
+  const out = new Map();
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix + e.name;
+    if (e.isDirectory()) for (const [k, v] of treeBlobs(path.join(dir, e.name), `${rel}/`)) out.set(k, v);
+    else out.set(rel, new Blob([fs.readFileSync(path.join(dir, e.name))]));
+  }
+  return out;
 }
 // The ids of a view's `data` (ordered as the CLI prints them, by internal:current_id of data_raw).
 async function ids(ds) {
@@ -112,6 +178,57 @@ for (const where of ['local', 'url']) {
     await opened.close();
     await ds.close();
   });
+}
+
+// name → [CLI path, open locally, URL under the server]
+const threeForms = {
+  zip: ['three.tacozip', (p) => openDataset(new Blob([fs.readFileSync(p)]), { name: p }), '/three.tacozip'],
+  folder: ['fold', (p) => openDataset(treeBlobs(p), { name: p }), '/fold/'],
+  tacocat: ['parts/.tacocat', (p) => openDataset(treeBlobs(path.dirname(p)), { name: path.dirname(p) }), '/parts/.tacocat'],
+  tacollection: ['parts/TACOLLECTION.json', (p) => openDataset(treeBlobs(path.dirname(p)), { name: path.dirname(p) }), '/parts/TACOLLECTION.json'],
+};
+const sorted = (list) => [...list].sort();
+
+for (const [form, [rel, openLocal, url]] of Object.entries(threeForms)) {
+  for (const where of ['local', 'url']) {
+    test(`3 levels, ${form} (${where}): filters equal taco filter`, async () => {
+      const file = path.join(tmp, 'demo', rel);
+      const ds = where === 'local' ? await openLocal(file) : await openDataset(`${baseUrl}${url}`);
+      assert.equal(ds.levels.length, 3);
+      let nonTrivial = 0;
+      for (const level of [1, 2]) {
+        for (const b of [[-40, -20, -30, -10], [-60, -30, -59, -29], [-54, -27, -54, -27], [0, 0, 100, 100], [-100, -100, -90, -90]]) {
+          const args = [`--bbox=${b.join(',')}`, '--level', String(level)];
+          let expected;
+          try {
+            expected = sorted(cliIds(args, file));
+          } catch {
+            expected = null; // no geometry at that level: both refuse
+          }
+          if (expected === null) {
+            await assert.rejects(ds.filterBbox(...b, { level }), /No geometry column found in level 1/);
+            continue;
+          }
+          const view = await ds.filterBbox(...b, { level });
+          assert.deepEqual(sorted(await ids(view)), expected, `bbox ${b} level ${level}`);
+          if (expected.length > 0 && expected.length < 4) nonTrivial += 1;
+          await view.close();
+        }
+      }
+      for (const r of ['2020-02/2020-03', '../2020-01-16', '2020-04-15T04:00:00Z/2020-06', '2021-01-01/..', '2019']) {
+        const expected = sorted(cliIds(['--datetime', r, '--level', '2'], file));
+        const view = await ds.filterDatetime(r, { level: 2 });
+        assert.deepEqual(sorted(await ids(view)), expected, `datetime ${r} level 2`);
+        if (expected.length > 0 && expected.length < 4) nonTrivial += 1;
+        await view.close();
+      }
+      assert.ok(nonTrivial >= 5, `only ${nonTrivial} cases keep some but not all samples`);
+      const chained = await (await ds.filterBbox(-60, -30, 0, 0, { level: 2 })).filterDatetime('2020-03/..', { level: 2 });
+      assert.deepEqual(sorted(await ids(chained)), sorted(cliIds(['--bbox=-60,-30,0,0', '--datetime', '2020-03/..', '--level', '2'], file)));
+      await chained.close();
+      await ds.close();
+    });
+  }
 }
 
 test('bad input: the core messages', async () => {
