@@ -414,6 +414,7 @@ export class Dataset {
     await conn.query(`CREATE VIEW ${schema}.data AS SELECT ${visible.join(', ')} FROM ${schema}.data_raw`);
     const init = { ...this };
     delete init.rowCache;
+    delete init.closesRoot;
     return new Dataset({ ...init, conn, schema, filtered, root: this.root ?? this });
   }
 }
