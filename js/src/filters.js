@@ -220,19 +220,24 @@ export function wkbIntersectsBox(bytes, box) {
     if (depth > kMaxWkbDepth) throw new Error('WKB: geometry nested deeper than 32 levels');
     need(1);
     const order = bytes[pos];
-    if (order > 1) throw new Error(`WKB: byte order ${order} at byte ${pos}`);
+    if (order > 1) throw new Error(`WKB: bad byte-order marker ${order}`);
     pos += 1;
     const little = order === 1;
-    let type = u32(little);
-    let dims = 2;
-    // EWKB flags (Z, M, SRID), then ISO codes (1000 Z, 2000 M, 3000 ZM).
-    if (type & 0x80000000) dims += 1;
-    if (type & 0x40000000) dims += 1;
-    if (type & 0x20000000) u32(little);
-    type &= 0x0fffffff;
-    const iso = Math.floor(type / 1000);
-    if (iso >= 1 && iso <= 3) dims += iso === 3 ? 2 : 1;
-    const code = type % 1000;
+    let code = u32(little);
+    // EWKB flags (Z, M, SRID), overridden by ISO codes (1000 Z, 2000 M, 3000 ZM), as
+    // table/wkb_reader.h ReadWkbHeader.
+    let hasZ = (code & 0x80000000) !== 0;
+    let hasM = (code & 0x40000000) !== 0;
+    if (code & 0x20000000) u32(little);
+    code = (code & 0x0fffffff) >>> 0;
+    if (code >= 1000 && code < 4000) {
+      const flavour = Math.floor(code / 1000);
+      hasZ = flavour === 1 || flavour === 3;
+      hasM = flavour === 2 || flavour === 3;
+      code %= 1000;
+    }
+    if (code < 1 || code > 7) throw new Error(`WKB: unknown geometry type ${code}`);
+    const dims = 2 + (hasZ ? 1 : 0) + (hasM ? 1 : 0);
     switch (code) {
       case 1: {
         const [x, y] = coord(little, dims);
