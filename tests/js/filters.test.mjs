@@ -214,8 +214,10 @@ for (const [form, [rel, openLocal, url]] of Object.entries(threeForms)) {
       assert.equal(ds.levels.length, 3);
       assert.equal(ds.format, form);
       let nonTrivial = 0;
+      // Boxes: crossing several, touching a corner, a degenerate one on a point, one inside a
+      // polygon (no edge crosses it), one meeting all, one meeting none.
       for (const level of [1, 2]) {
-        for (const b of [[-40, -20, -30, -10], [-60, -30, -59, -29], [-54, -27, -54, -27], [0, 0, 100, 100], [-100, -100, -90, -90]]) {
+        for (const b of [[-40, -20, -30, -10], [-60, -30, -59, -29], [-54, -27, -54, -27], [-59, -29.5, -58, -29], [0, 0, 100, 100], [-100, -100, -90, -90]]) {
           const args = [`--bbox=${b.join(',')}`, '--level', String(level)];
           let expected;
           try {
