@@ -438,7 +438,7 @@ async function describeColumns(conn, relation) {
 }
 
 // level<i>_table from each level Parquet; level<i> views with internal:gdal_vsi, padding
-// hidden; data_raw and data (views.cc CreateLevelViews); then the bbox/datetime selection.
+// hidden; data_raw and data (views.cc CreateLevelViews). Filters make views on top (cascade()).
 async function buildViews(conn, schema, format, levelBytes, root, name, members) {
   for (let i = 0; i < levelBytes.length; i += 1) {
     const ipc = await parquetToIpc(levelBytes[i], `${name}: METADATA/level${i}.parquet`);
