@@ -142,7 +142,21 @@ export declare class Dataset {
   readRaster(sample: Sample | Key[], options?: { window?: [number, number, number, number]; samples?: number[] }): Promise<Raster>;
   /** Every ZIP member with its data range (central directory). */
   members(): Promise<ZipMember[]>;
+  /**
+   * The samples whose WKB geometry at `level` meets the closed box (cascading to level 0),
+   * as the core's filter_bbox: a new Dataset (its own connection; close it).
+   */
+  filterBbox(minx: number, miny: number, maxx: number, maxy: number, options?: FilterOptions): Promise<Dataset>;
+  /** The samples in the STAC range ('A/B', 'A', '../B', 'A/..'; inclusive, UTC) at `level`. */
+  filterDatetime(range: string, options?: FilterOptions): Promise<Dataset>;
   close(): Promise<void>;
+}
+
+export interface FilterOptions {
+  /** The level tested (default 0); a match below cascades up to level 0. */
+  level?: number;
+  /** The column (default: istac:geometry, stac:centroid, istac:centroid / istac:time_start, stac:time_start). */
+  column?: string;
 }
 
 /** Relative path → Blob: a Map, an object, or a FileList / File[] of a picked directory. */
@@ -159,6 +173,12 @@ export interface OpenOptions {
   format?: 'folder';
   /** Check the CRC-32 of the ZIP members read (default true). */
   verifyCrc?: boolean;
+  /** Open filtered: filterBbox(...bbox) then filterDatetime(datetime), at `level` (default 0). */
+  bbox?: [number, number, number, number];
+  datetime?: string;
+  level?: number;
+  geometryColumn?: string;
+  timeColumn?: string;
 }
 
 /**

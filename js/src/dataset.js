@@ -16,6 +16,7 @@
 // member read is checked (name, CRC-32) by the wasm build of zip::ReadVerifiedMember.
 import { describeContainer, readMember, zipMembers } from './container.js';
 import { engine, tableRows } from './engine.js';
+import { formatUtcInstant, parseDateRange, wkbIntersectsBox } from './filters.js';
 import { parquetToIpc } from './parquet.js';
 import { BlobTree, HttpTree, RequestCounter, fileMap, openSource } from './source.js';
 
@@ -106,6 +107,14 @@ export class Dataset {
   // Rows of level `level` in stored order, padding left out; under `parent` (its children:
   // same parent id, and in a TACOCAT or TACOLLECTION the same part) or all of level 0.
   async levelRows(level, parent) {
+    if (this.root) {
+      const rows = await this.root.levelRows(level, parent);
+      if (level > 0) return rows;
+      const keys = this.keyColumns();
+      const keyOf = (r) => keys.map((k) => r[k]).join('\u0000');
+      const kept = new Set((await this.sql(`SELECT ${keys.map(quoteIdentifier).join(', ')} FROM data_raw`)).map(keyOf));
+      return rows.filter((r) => kept.has(keyOf(r)));
+    }
     let where = notPadding;
     if (parent) {
       where += ` AND "internal:parent_id" = ${parent.currentId}`;
@@ -258,10 +267,159 @@ export class Dataset {
   }
 
   async close() {
+    if (this.root) {
+      // A filtered view: its own connection (and the dataset openDataset opened for it).
+      await this.conn.close();
+      if (this.closesRoot) await this.root.close();
+      return;
+    }
     for (const p of this.parts || []) await p.close();
     await this.conn.close();
   }
+
+  /**
+   * A new Dataset whose `data`/`data_raw` hold the level-0 samples whose geometry meets the
+   * closed box [minx, maxx] x [miny, maxy] at `level` (cascading to level 0; see filters.js).
+   * options: {level = 0, column = the first of istac:geometry, stac:centroid, istac:centroid}.
+   */
+  async filterBbox(minx, miny, maxx, maxy, options = {}) {
+    const what = 'filterBbox';
+    const box = { minx, miny, maxx, maxy };
+    for (const v of Object.values(box)) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${this.name}: ${what}: bbox coordinates must be finite numbers`);
+    }
+    if (minx > maxx || miny > maxy) {
+      throw new Error(`${this.name}: ${what}: bbox must be minx,miny,maxx,maxy with minx <= maxx and miny <= maxy`);
+    }
+    const level = this.checkLevel(options.level);
+    const base = this.baseRelation(level);
+    const column = await this.pickColumn(base, level, options.column, ['istac:geometry', 'stac:centroid', 'istac:centroid'], 'geometry');
+    if (column.type !== 'BLOB') throw new Error(`${this.name}: ${what}: column '${column.name}' is ${column.type}, not a WKB binary geometry`);
+    const keys = this.keyColumns();
+    const rows = await this.sql(`SELECT ${keys.map(quoteIdentifier).join(', ')}, ${quoteIdentifier(column.name)} AS g FROM ${base}`);
+    const matching = rows.filter((r) => {
+      if (r.g == null) return false;
+      try {
+        return wkbIntersectsBox(r.g, box);
+      } catch (e) {
+        throw new Error(`${this.name}: ${what}: column '${column.name}' at level ${level}: ${e.message}`);
+      }
+    });
+    const table = `${this.schema}.match_${(matchCount += 1)}`;
+    await this.conn.query(`CREATE TABLE ${table} (${keys.map((k, i) => `k${i} ${i === 1 && this.format === 'tacocat' ? 'VARCHAR' : 'BIGINT'}`).join(', ')})`);
+    for (let i = 0; i < matching.length; i += 1000) {
+      const values = matching
+        .slice(i, i + 1000)
+        .map((r) => `(${keys.map((k) => (typeof r[k] === 'string' ? quoteLiteral(r[k]) : r[k] == null ? 'NULL' : String(r[k]))).join(', ')})`)
+        .join(', ');
+      await this.conn.query(`INSERT INTO ${table} VALUES ${values}`);
+    }
+    const predicate = `EXISTS (SELECT 1 FROM ${table} m WHERE ${keys.map((k, i) => `m.k${i} = ${quoteIdentifier(k)}`).join(' AND ')})`;
+    return this.cascade(predicate, level);
+  }
+
+  /**
+   * A new Dataset whose `data`/`data_raw` hold the level-0 samples in the STAC range `range`
+   * ('A/B', 'A', '../B', 'A/..'; inclusive, UTC) at `level` (cascading to level 0).
+   * options: {level = 0, column = istac:time_start, else stac:time_start}.
+   */
+  async filterDatetime(range, options = {}) {
+    const what = 'filterDatetime';
+    if (typeof range !== 'string') throw new TypeError(`${this.name}: ${what}: the range is a string such as '2021-01-01/2021-06-30'`);
+    let parsed;
+    try {
+      parsed = parseDateRange(range);
+    } catch (e) {
+      throw new Error(`${this.name}: ${e.message}`);
+    }
+    const level = this.checkLevel(options.level);
+    const base = this.baseRelation(level);
+    const column = await this.pickColumn(base, level, options.column, ['istac:time_start', 'stac:time_start'], 'time');
+    if (!/^(TIMESTAMP|DATE|VARCHAR)/.test(column.type)) {
+      throw new Error(`${this.name}: ${what}: column '${column.name}' is ${column.type}, not a timestamp, date or ISO-8601 string`);
+    }
+    const value = `TRY_CAST(${quoteIdentifier(column.name)} AS TIMESTAMPTZ)`;
+    const terms = [];
+    if (parsed.start !== null) terms.push(`${value} >= TIMESTAMPTZ ${quoteLiteral(formatUtcInstant(parsed.start))}`);
+    if (parsed.end !== null) terms.push(`${value} <= TIMESTAMPTZ ${quoteLiteral(formatUtcInstant(parsed.end))}`);
+    return this.cascade(terms.join(' AND '), level);
+  }
+
+  checkLevel(level = 0) {
+    if (!Number.isInteger(level) || level < 0 || level >= this.levels.length) {
+      throw new Error(`${this.name}: Level ${level} does not exist (levels 0..${this.levels.length - 1})`);
+    }
+    return level;
+  }
+
+  // The relation a filter at `level` starts from: data_raw at 0, else the rows earlier
+  // filters kept at that level, else the level view.
+  baseRelation(level) {
+    if (level === 0) return `${this.schema}.data_raw`;
+    return this.filtered?.[level] ?? `${this.schema}.level${level}`;
+  }
+
+  // The columns identifying a row of a level (filters.cc JoinOn).
+  keyColumns() {
+    const keys = ['internal:current_id'];
+    if (this.format === 'tacocat') keys.push('internal:source_file');
+    if (this.format === 'tacollection') keys.push('internal:source_part');
+    return keys;
+  }
+
+  async pickColumn(relation, level, requested, candidates, kind) {
+    const columns = await describeColumns(this.conn, relation);
+    const names = columns.map((c) => c.name).join(', ');
+    if (requested == null || requested === 'auto') {
+      for (const name of candidates) {
+        const c = columns.find((x) => x.name === name);
+        if (c) return c;
+      }
+      throw new Error(`${this.name}: No ${kind} column found in level ${level} (looked for ${candidates.join(', ')}; columns: ${names})`);
+    }
+    const c = columns.find((x) => x.name === requested);
+    if (!c) throw new Error(`${this.name}: Column '${requested}' not found in level ${level} (columns: ${names})`);
+    return c;
+  }
+
+  // Dataset::CascadeFilter: a new schema and connection whose data_raw/data keep the level-0
+  // rows matching `predicate` (level 0) or having a descendant matching it at `level`; levelN
+  // stay the stored levels, as in the native views; the filtered levels are kept for the
+  // next filter.
+  async cascade(predicate, level) {
+    const { conn, schema } = await newSchema();
+    const on = (c, p) => this.keyColumns().map((k) => (k === 'internal:current_id' ? `${c}."internal:parent_id" = ${p}."internal:current_id"` : `${c}.${quoteIdentifier(k)} = ${p}.${quoteIdentifier(k)}`)).join(' AND ');
+    const filtered = { ...(this.filtered ?? {}) };
+    let dataRaw;
+    if (level === 0) {
+      dataRaw = `SELECT * FROM ${this.schema}.data_raw WHERE ${predicate}`;
+    } else {
+      let child = `${schema}.filtered_${level}`;
+      await conn.query(`CREATE VIEW ${child} AS SELECT * FROM ${this.baseRelation(level)} WHERE ${predicate}`);
+      filtered[level] = child;
+      for (let l = level - 1; l >= 1; l -= 1) {
+        const name = `${schema}.filtered_${l}`;
+        await conn.query(`CREATE VIEW ${name} AS SELECT * FROM ${this.baseRelation(l)} p WHERE EXISTS (SELECT 1 FROM ${child} c WHERE ${on('c', 'p')})`);
+        filtered[l] = name;
+        child = name;
+      }
+      dataRaw = `SELECT * FROM ${this.schema}.data_raw p WHERE EXISTS (SELECT 1 FROM ${child} c WHERE ${on('c', 'p')})`;
+    }
+    for (let l = 0; l < this.levels.length; l += 1) {
+      await conn.query(`CREATE VIEW ${schema}.level${l} AS SELECT * FROM ${this.schema}.level${l}`);
+      await conn.query(`CREATE VIEW ${schema}.level${l}_table AS SELECT * FROM ${this.schema}.level${l}_table`);
+    }
+    await conn.query(`CREATE VIEW ${schema}.data_raw AS ${dataRaw}`);
+    const visible = (await describeColumns(conn, `${this.schema}.data`)).map((c) => quoteIdentifier(c.name));
+    await conn.query(`CREATE VIEW ${schema}.data AS SELECT ${visible.join(', ')} FROM ${schema}.data_raw`);
+    const init = { ...this };
+    delete init.rowCache;
+    delete init.closesRoot;
+    return new Dataset({ ...init, conn, schema, filtered, root: this.root ?? this });
+  }
 }
+
+let matchCount = 0;
 
 // A new schema with its own connection.
 async function newSchema() {
@@ -280,7 +438,7 @@ async function describeColumns(conn, relation) {
 }
 
 // level<i>_table from each level Parquet; level<i> views with internal:gdal_vsi, padding
-// hidden; data_raw and data (views.cc CreateLevelViews); then the bbox/datetime selection.
+// hidden; data_raw and data (views.cc CreateLevelViews). Filters make views on top (cascade()).
 async function buildViews(conn, schema, format, levelBytes, root, name, members) {
   for (let i = 0; i < levelBytes.length; i += 1) {
     const ipc = await parquetToIpc(levelBytes[i], `${name}: METADATA/level${i}.parquet`);
@@ -378,12 +536,31 @@ function levelInfo(ranges, levelColumns, files) {
   }));
 }
 
-// bbox/datetime selections (the core's filter_bbox/filter_datetime, TACOLLECTION routing)
-// are not in this package yet: asking for one is an error rather than an unfiltered answer.
-function refuseFilters(options) {
-  if (options.bbox != null || (options.datetime != null && options.datetime !== '')) {
-    throw new Error('openDataset: the bbox and datetime options are not supported by this package yet');
+// openDataset's bbox/datetime options: the filters applied to the opened dataset (bbox first,
+// then datetime, at options.level). A TACOLLECTION opens every part (no routing by extent yet).
+async function applyFilters(opened, options) {
+  let ds = opened;
+  const filtered = async (next) => {
+    try {
+      return await next();
+    } catch (e) {
+      await opened.close();
+      throw e;
+    }
+  };
+  if (options.bbox != null) {
+    const b = options.bbox;
+    if (!Array.isArray(b) || b.length !== 4) {
+      await opened.close();
+      throw new Error(`${opened.name}: openDataset: bbox is [minx, miny, maxx, maxy]`);
+    }
+    ds = await filtered(() => ds.filterBbox(b[0], b[1], b[2], b[3], { level: options.level ?? 0, column: options.geometryColumn }));
   }
+  if (options.datetime != null && options.datetime !== '') {
+    ds = await filtered(() => ds.filterDatetime(options.datetime, { level: options.level ?? 0, column: options.timeColumn }));
+  }
+  if (ds !== opened) ds.closesRoot = true;
+  return ds;
 }
 
 // ---- single files: a TACO ZIP or a __TACOCAT__ ---------------------------------------------
@@ -653,7 +830,10 @@ async function openFiles(input, options) {
  * format ('folder' for a directory URL without the trailing '/')}.
  */
 export async function openDataset(input, options = {}) {
-  refuseFilters(options);
+  return applyFilters(await openUnfiltered(input, options), options);
+}
+
+async function openUnfiltered(input, options) {
   if (typeof input === 'string' || input instanceof URL) return openUrl(input, options);
   if (isBlob(input)) {
     const source = await openSource(input, { name: options.name });
