@@ -407,6 +407,22 @@ bool ParseSchema(const std::vector<Element>& elements, std::vector<LeafColumn>* 
   return i == elements.size();
 }
 
+// FileMetaData field 2 (schema: list<SchemaElement>) at the reader's position, as leaf
+// columns. False on a malformed list or schema.
+bool ReadSchemaField(CompactReader& r, uint8_t t, std::vector<LeafColumn>* columns) {
+  uint8_t et = 0;
+  const uint64_t n = r.List(t, &et);
+  if (n > 0 && et != thrift::kStruct) return false;
+  std::vector<Element> elements;
+  for (uint64_t k = 0; k < n; ++k) {
+    Element e;
+    r.BeginElementStruct();
+    if (!ParseElement(r, &e)) return false;
+    elements.push_back(std::move(e));
+  }
+  return ParseSchema(elements, columns);
+}
+
 std::optional<Footer> ParseFooter(std::string_view bytes) {
   CompactReader r(bytes);
   Footer f;
@@ -418,17 +434,7 @@ std::optional<Footer> ParseFooter(std::string_view bytes) {
       r.I32(t);
       version = true;
     } else if (id == 2) {
-      uint8_t et = 0;
-      const uint64_t n = r.List(t, &et);
-      if (schema || (n > 0 && et != thrift::kStruct)) return std::nullopt;
-      std::vector<Element> elements;
-      for (uint64_t k = 0; k < n; ++k) {
-        Element e;
-        r.BeginElementStruct();
-        if (!ParseElement(r, &e)) return std::nullopt;
-        elements.push_back(std::move(e));
-      }
-      if (!ParseSchema(elements, &f.columns)) return std::nullopt;
+      if (schema || !ReadSchemaField(r, t, &f.columns)) return std::nullopt;
       schema = true;
     } else if (id == 3) {
       f.num_rows = r.I64(t);
@@ -761,18 +767,8 @@ std::optional<std::vector<Column>> ParquetSchemaColumns(std::string_view meta) {
       r.Skip(t);
       continue;
     }
-    uint8_t et = 0;
-    const uint64_t n = r.List(t, &et);
-    if (out || (n > 0 && et != thrift::kStruct)) return std::nullopt;
-    std::vector<Element> elements;
-    for (uint64_t k = 0; k < n; ++k) {
-      Element e;
-      r.BeginElementStruct();
-      if (!ParseElement(r, &e)) return std::nullopt;
-      elements.push_back(std::move(e));
-    }
     std::vector<LeafColumn> columns;
-    if (!ParseSchema(elements, &columns)) return std::nullopt;
+    if (out || !ReadSchemaField(r, t, &columns)) return std::nullopt;
     out.emplace();
     for (LeafColumn& c : columns) out->push_back(Column{std::move(c.name), std::move(c.type), {}});
   }
