@@ -10,11 +10,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+
+import { serveExplorer } from './explorer_server.mjs';
 
 const taco = process.env.TACO_BIN;
 const pkgDir = process.env.TACO_JS;
@@ -23,13 +24,11 @@ const { chromium } = require('playwright-core');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'taco-js-browser-'));
 const cli = (...args) => execFileSync(taco, args, { maxBuffer: 64 << 20 });
-const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 const page = '<!doctype html><title>taco js test</title><script type="module">import * as taco from "/taco.browser.js"; window.taco = taco; window.tacoReady = true;</script>';
 
 let server;
 let base;
 let file;
-let dataHits = 0;
 let context;
 let tab;
 const requests = [];
@@ -38,40 +37,8 @@ const problems = [];
 before(async () => {
   cli('demo', path.join(tmp, 'demo_out'));
   file = path.join(tmp, 'demo_out', 'demo.tacozip');
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    if (url.pathname === '/favicon.ico') {
-      res.writeHead(204).end();
-      return;
-    }
-    if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(page);
-      return;
-    }
-    if (url.pathname === '/data/demo.tacozip') {
-      dataHits += 1;
-      const size = fs.statSync(file).size;
-      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || '');
-      if (!m) {
-        res.writeHead(416).end();
-        return;
-      }
-      const start = Number(m[1]);
-      const end = Math.min(Number(m[2]), size - 1);
-      res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
-      fs.createReadStream(file, { start, end }).pipe(res);
-      return;
-    }
-    const local = path.join(pkgDir, path.normalize(url.pathname));
-    if (!local.startsWith(pkgDir) || !fs.existsSync(local) || fs.statSync(local).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(local)] || 'application/octet-stream' });
-    fs.createReadStream(local).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
+  server = await serveExplorer(pkgDir, { 'demo.tacozip': file }, { indexHtml: page });
+  base = server.base;
   context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
@@ -135,7 +102,7 @@ test('demo ZIP by URL in Chromium: the CLI answers, 2 requests to open, 1 per sa
   assert.deepEqual(got.pixels, gdal);
   console.log(`chromium: first open ${got.openMs.toFixed(0)} ms (duckdb-wasm start included) in ${got.openRequests} requests; open + first 50 rows again ${got.reopenMs.toFixed(0)} ms; readRaster ${got.rasterMs.toFixed(0)} ms`);
   // Opening, the sample (readBytes, readRaster) and the second open reached the server 6 times.
-  assert.equal(dataHits, 6);
+  assert.equal(server.hits['demo.tacozip'], 6);
   const outside = requests.filter((u) => !u.startsWith(`${base}/`));
   assert.deepEqual(outside, []);
   assert.deepEqual(problems, []);

@@ -1,17 +1,26 @@
 // A loopback HTTP server for the explorer page's tests, bench and screenshots: the static
 // directory `root` (build/js/explorer) at /, and each dataset at /data/<name> with Range requests
 // (206 + Content-Range; 416 without a Range header). Counts the requests per dataset.
-// serveExplorer(root, {name: path}) -> Promise<{base, hits: {name: n}, close()}>, on a free port.
+// serveExplorer(root, {name: path}, {indexHtml}) -> Promise<{base, hits: {name: n}, close()}>,
+// on a free port; `indexHtml`, when given, is the page at / (the package test's page).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
-const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.css': 'text/css', '.json': 'application/json' };
+const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.css': 'text/css', '.json': 'application/json' };
 
-export async function serveExplorer(root, datasets) {
+export async function serveExplorer(root, datasets, { indexHtml } = {}) {
   const hits = Object.fromEntries(Object.keys(datasets).map((k) => [k, 0]));
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    if (indexHtml !== undefined && url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(indexHtml);
+      return;
+    }
     const name = url.pathname.startsWith('/data/') ? decodeURIComponent(url.pathname.slice(6)) : null;
     if (name != null) {
       if (!(name in datasets)) {
