@@ -99,19 +99,106 @@ def _ours(base) -> bool:
     return ref is not None and ref() is base
 
 
-def _shared_tensor(n: int, shape: tuple, dtype) -> torch.Tensor:
+def _typed_storage(tensor: torch.Tensor):
+    return tensor._typed_storage() if hasattr(tensor, "_typed_storage") else tensor.storage()
+
+
+def _shared_tensor(n: int, shape: tuple, dtype, extra: int = 0) -> torch.Tensor:
     """An uninitialised tensor in shared memory (what default_collate makes in a worker):
-    sending it to the main process passes a file descriptor, no copy."""
+    sending it to the main process passes a file descriptor, no copy. ``extra`` elements
+    are allocated after its ``n`` rows (the storage is that much longer than the tensor)."""
     elem = torch.empty(0, dtype=dtype)
     numel = n * math.prod(shape)
-    typed = elem._typed_storage() if hasattr(elem, "_typed_storage") else elem.storage()
-    storage = typed._new_shared(numel)
+    storage = _typed_storage(elem)._new_shared(numel + extra)
     return elem.new(storage).resize_(n, *shape)
 
 
-def _allocate_batch(as_tensor: bool):
+# ---- recycled batch buffers (DataLoader workers under TacoDataLoader) -----------------------
+# Fresh shared memory costs a page fault per 4 KiB the decoder writes, in the worker (about
+# 1.2 ms of system CPU per 1 MB sample on the 2-core bench machine: more than decoding it).
+# A worker therefore keeps its batch buffers and decodes the next batches into those the main
+# process has released. A recycled buffer's storage ends with a trailer of four int64 after
+# its rows: the dataset's token (random, so no other tensor is taken for one), the
+# generation of the batch it now holds (written by the worker), the generation the main
+# process released (written by TacoDataLoader when the last reference to the batch it handed
+# out dies), 0. The worker reuses a buffer only when the two generations are equal.
+_TRAILER = 32
+_BUFFERS_PER_WORKER = 8  # per file, at most (and at most memory_budget bytes of them)
+
+
+class _BatchPool:
+    """The recycled batch buffers of one DataLoader worker (one dataset, this process)."""
+
+    def __init__(self, token: int, limit: int):
+        self.token = token
+        self.limit = limit
+        self.entries: list = []  # [tensor (rows, *shape), trailer (4 int64, numpy), generation]
+
+    def take(self, rows: int, shape: tuple, dtype) -> torch.Tensor:
+        """A buffer of ``rows`` rows of ``shape``/``dtype`` whose previous batch the main
+        process released, else a new one (dropping the oldest buffer when the pool is full)."""
+        for k, entry in enumerate(self.entries):
+            tensor, trailer, generation = entry
+            if (tensor.dtype == dtype and tuple(tensor.shape) == (rows, *shape)
+                    and int(trailer[2]) == generation):
+                del self.entries[k]
+                break
+        else:
+            if len(self.entries) >= self.limit:
+                del self.entries[0]  # never released (kept, copied or pinned by the consumer): forgotten here
+            itemsize = torch.empty(0, dtype=dtype).element_size()
+            data = rows * math.prod(shape) * itemsize
+            extra = ((-data) % 8 + _TRAILER) // itemsize  # the trailer starts 8-byte aligned
+            tensor = _shared_tensor(rows, shape, dtype, extra)
+            whole = torch.empty(0, dtype=dtype).set_(_typed_storage(tensor))
+            trailer = whole[whole.numel() - _TRAILER // itemsize:].numpy().view(np.int64)
+            trailer[:] = (self.token, 0, -1, 0)
+            generation = 0
+        generation += 1
+        trailer[1] = generation
+        self.entries.append([tensor, trailer, generation])
+        return tensor
+
+
+_POOLS: dict = {}  # (pid, token) → _BatchPool
+
+
+def _pool(token: int, limit: int) -> _BatchPool:
+    key = (os.getpid(), token)
+    pool = _POOLS.get(key)
+    if pool is None:
+        pool = _POOLS[key] = _BatchPool(token, limit)
+    return pool
+
+
+def _release(trailer: np.ndarray, generation: int) -> None:
+    trailer[2] = generation
+
+
+def _recycled(tensor: torch.Tensor, token: int) -> torch.Tensor:
+    """In the main process: ``tensor`` (a batch from a worker) itself, or — when it is a
+    recycled buffer of the dataset with ``token`` — the same memory as a tensor whose end
+    releases the buffer to its worker (when the last tensor viewing it is gone)."""
+    if not tensor.is_shared() or tensor.storage_offset() != 0 or not tensor.is_contiguous():
+        return tensor
+    itemsize = tensor.element_size()
+    storage = _typed_storage(tensor)
+    tail = _TRAILER // itemsize
+    if storage.size() * itemsize < tensor.numel() * itemsize + _TRAILER or tensor.numel() == 0:
+        return tensor
+    whole = torch.empty(0, dtype=tensor.dtype).set_(storage)
+    trailer = whole[whole.numel() - tail:].numpy().view(np.int64)
+    if int(trailer[0]) != token:
+        return tensor
+    anchor = tensor.numpy()  # keeps the shared mapping; dies with the last tensor over it
+    out = torch.from_numpy(anchor)
+    weakref.finalize(anchor, _release, trailer, int(trailer[1])).atexit = False
+    return out
+
+
+def _allocate_batch(as_tensor: bool, batch: int = 0, pool: _BatchPool | None = None):
     """The ``allocate`` of SampleSource.read_ahead: tensors (in shared memory inside a
-    DataLoader worker) or numpy arrays."""
+    DataLoader worker; from ``pool``, buffers of ``batch`` rows, when given) or numpy arrays."""
     in_worker = _data.get_worker_info() is not None
 
     def allocate(n: int, shape: tuple, dtype: str):
@@ -120,6 +207,11 @@ def _allocate_batch(as_tensor: bool):
             _remember(array)
             return array, array
         torch_type = getattr(torch, dtype)
+        if pool is not None and in_worker:
+            whole = pool.take(batch, shape, torch_type)
+            _remember(whole)
+            tensor = whole if n == batch else whole[:n]
+            return tensor, tensor.numpy()
         tensor = _shared_tensor(n, shape, torch_type) if in_worker else torch.empty((n, *shape), dtype=torch_type)
         _remember(tensor)
         return tensor, tensor.numpy()
@@ -323,6 +415,11 @@ class TacoIterableDataset(_data.IterableDataset):
         self._pass_offset = 0  # where the pass running in this process started
         self._resolve_rank()
         self._yielded = 0  # samples yielded by __iter__ in this process, this epoch
+        # Recycled batch buffers (see _BatchPool): the token marks this dataset's buffers;
+        # TacoDataLoader sets _recycle while it starts workers that collate with collate_samples
+        # (it then releases the buffers of the batches it handed out).
+        self._token = int.from_bytes(os.urandom(8), "little") >> 1
+        self._recycle = False
 
     # ---- epoch, rank ---------------------------------------------------------------------
     def _resolve_rank(self):
@@ -479,7 +576,7 @@ class TacoIterableDataset(_data.IterableDataset):
             self._yielded = 0
         source = self.source
         batch = self.batch_size if self.preallocate and self.batch_size > 1 else 0
-        allocate = _allocate_batch(self.as_tensor) if batch else None
+        allocate = _allocate_batch(self.as_tensor, batch, self._batch_pool(batch)) if batch else None
         for row, arrays in source.read_ahead(rows, threads, self.memory_budget, self.max_ahead, batch, allocate):
             sample = arrays
             sample[METADATA_KEY] = SampleMetadata(source.metadata(row))
@@ -490,6 +587,19 @@ class TacoIterableDataset(_data.IterableDataset):
             if workers == 0:
                 self._yielded += 1
             yield sample
+
+    def _batch_pool(self, batch: int) -> _BatchPool | None:
+        """The recycled buffers of this worker: only under TacoDataLoader (which releases them)
+        with collate_samples and no transform (no code of the user's sees the buffers in the
+        worker, so nothing there holds one when it is reused)."""
+        if not (self._recycle and self.as_tensor and self.transform is None and _data.get_worker_info() is not None):
+            return None
+        layouts = [lay for lay in self.source.layout if lay is not None]
+        if not layouts:
+            return None
+        batch_bytes = sum(batch * math.prod(shape) * np.dtype(dtype).itemsize for shape, dtype in layouts)
+        per_file = max(2, min(_BUFFERS_PER_WORKER, self.memory_budget // max(1, batch_bytes)))
+        return _pool(self._token, per_file * len(layouts))
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -625,8 +735,22 @@ class TacoDataLoader(_data.DataLoader):
         ds = self.dataset
         start = ds._resume_offset(ds.epoch) if isinstance(ds, TacoIterableDataset) else 0
         self._delivered = start
-        for batch in super().__iter__():
+        recycle = (isinstance(ds, TacoIterableDataset) and self.num_workers > 0 and self.batch_size is not None
+                   and self.collate_fn is collate_samples)
+        if recycle:
+            ds._recycle = True  # seen by the workers this starts (persistent ones: the first time)
+            try:
+                batches = super().__iter__()
+            finally:
+                ds._recycle = False
+        else:
+            batches = super().__iter__()
+        for batch in batches:
             self._delivered += _batch_len(batch, self.batch_size)
+            if recycle and isinstance(batch, dict):
+                for key, value in batch.items():
+                    if isinstance(value, torch.Tensor):
+                        batch[key] = _recycled(value, ds._token)
             yield batch
 
     def state_dict(self) -> dict:
