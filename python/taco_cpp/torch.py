@@ -175,20 +175,26 @@ def _release(trailer: np.ndarray, generation: int) -> None:
     trailer[2] = generation
 
 
+def _trailer_of(tensor: torch.Tensor, token: int) -> np.ndarray | None:
+    """The trailer (4 int64) of ``tensor``'s storage when it is a recycled buffer of the
+    dataset with ``token`` holding the tensor from its first row, else None."""
+    if not tensor.is_shared() or tensor.storage_offset() != 0 or not tensor.is_contiguous() or tensor.numel() == 0:
+        return None
+    itemsize = tensor.element_size()
+    storage = _typed_storage(tensor)
+    if storage.size() * itemsize < tensor.numel() * itemsize + _TRAILER:
+        return None
+    whole = torch.empty(0, dtype=tensor.dtype).set_(storage)
+    trailer = whole[whole.numel() - _TRAILER // itemsize:].numpy().view(np.int64)
+    return trailer if int(trailer[0]) == token else None
+
+
 def _recycled(tensor: torch.Tensor, token: int) -> torch.Tensor:
     """In the main process: ``tensor`` (a batch from a worker) itself, or — when it is a
     recycled buffer of the dataset with ``token`` — the same memory as a tensor whose end
     releases the buffer to its worker (when the last tensor viewing it is gone)."""
-    if not tensor.is_shared() or tensor.storage_offset() != 0 or not tensor.is_contiguous():
-        return tensor
-    itemsize = tensor.element_size()
-    storage = _typed_storage(tensor)
-    tail = _TRAILER // itemsize
-    if storage.size() * itemsize < tensor.numel() * itemsize + _TRAILER or tensor.numel() == 0:
-        return tensor
-    whole = torch.empty(0, dtype=tensor.dtype).set_(storage)
-    trailer = whole[whole.numel() - tail:].numpy().view(np.int64)
-    if int(trailer[0]) != token:
+    trailer = _trailer_of(tensor, token)
+    if trailer is None:
         return tensor
     anchor = tensor.numpy()  # keeps the shared mapping; dies with the last tensor over it
     out = torch.from_numpy(anchor)

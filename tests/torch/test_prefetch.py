@@ -194,3 +194,85 @@ def test_foreign_views_are_still_copied():
     arr = np.arange(12).reshape(3, 4)
     got = collate_samples([{"x": arr[0]}, {"x": arr[1]}, {"x": arr[2]}])["x"]
     assert np.array_equal(got, arr) and not np.shares_memory(got, arr)
+
+
+# ---- recycled batch buffers (workers under TacoDataLoader) -----------------------------------
+
+def _watch_generations(monkeypatch) -> list:
+    """Records, for every batch tensor TacoDataLoader receives, the generation of its buffer
+    (0: not a recycled buffer; 1: a new one; > 1: a buffer reused after its release)."""
+    import taco_cpp.torch as tt
+
+    seen = []
+    original = tt._recycled
+
+    def watch(tensor, token):
+        trailer = tt._trailer_of(tensor, token)
+        seen.append(0 if trailer is None else int(trailer[1]))
+        return original(tensor, token)
+
+    monkeypatch.setattr(tt, "_recycled", watch)
+    return seen
+
+
+def _expected(path, batch: int, **kw) -> list[dict]:
+    return batches(path, 0, batch, False, files=["image.tif", "mask.tif"], **kw)
+
+
+def test_workers_reuse_released_buffers_and_batches_stay_right(data, monkeypatch):
+    seen = _watch_generations(monkeypatch)
+    expected = _expected(data.nested_zip, 2)
+    ds = TacoIterableDataset(data.nested_zip, files=["image.tif", "mask.tif"], seed=4, preallocate=True)
+    ds.set_epoch(2)
+    n = 0
+    for got, want in zip(TacoDataLoader(ds, batch_size=2, num_workers=2, timeout=TIMEOUT), expected):
+        assert_same_batches([got], [want])  # then the batch is dropped: its buffers go back to their worker
+        assert not got["image.tif"].is_shared()  # handed out as a tensor whose end releases the buffer
+        n += 1
+    assert n == len(expected) == N_TILES // 2
+    assert min(seen) >= 1 and max(seen) > 1  # every batch in a recycled buffer, some of them reused
+
+
+def test_kept_batches_and_views_are_never_overwritten(data, monkeypatch):
+    seen = _watch_generations(monkeypatch)
+    expected = _expected(data.nested_zip, 2)
+    ds = TacoIterableDataset(data.nested_zip, files=["image.tif", "mask.tif"], seed=4)
+    ds.set_epoch(2)
+    kept = []  # (batch number, key, what was kept, the part of the batch it must equal)
+
+    def over_storage(t):  # a tensor over the same memory that is no view of it (no _base)
+        return torch.empty(0, dtype=t.dtype).set_(t.storage())[:t.numel()].view(t.shape)
+
+    for i, got in enumerate(TacoDataLoader(ds, batch_size=2, num_workers=2, timeout=TIMEOUT)):
+        if i % 4 == 1:
+            kept += [(i, k, got[k], slice(None)) for k in ("image.tif", "mask.tif")]
+        elif i % 4 == 3:
+            kept.append((i, "image.tif", got["image.tif"][1], 1))  # the mask's buffer may be reused
+        else:
+            kept += [(i, k, over_storage(got[k]), slice(None)) for k in ("image.tif", "mask.tif")]
+        del got
+        gc.collect()
+    assert len(seen) == 2 * len(expected)
+    for i, key, tensor, part in kept:
+        assert torch.equal(tensor, expected[i][key][part]), (i, key)
+
+
+@pytest.mark.parametrize("how", ["DataLoader", "collate_fn", "transform"])
+def test_no_recycling_where_user_code_may_hold_the_buffers(data, monkeypatch, how):
+    seen = _watch_generations(monkeypatch)
+    kw = dict(transform=lambda s: s) if how == "transform" else {}
+    ds = TacoIterableDataset(data.nested_zip, files=["image.tif", "mask.tif"], seed=4, batch_size=2, **kw)
+    ds.set_epoch(2)
+    if how == "DataLoader":
+        loader = torch.utils.data.DataLoader(ds, batch_size=2, num_workers=2, collate_fn=collate_samples,
+                                             timeout=TIMEOUT)
+    else:
+        collate = (lambda b: collate_samples(b)) if how == "collate_fn" else collate_samples
+        loader = TacoDataLoader(ds, batch_size=2, num_workers=2, collate_fn=collate, timeout=TIMEOUT)
+    out = list(loader)
+    assert_same_batches(out, _expected(data.nested_zip, 2))
+    from taco_cpp.torch import _trailer_of
+
+    # shared memory as before, not a recycled buffer
+    assert all(b["image.tif"].is_shared() and _trailer_of(b["image.tif"], ds._token) is None for b in out)
+    assert all(g == 0 for g in seen)
