@@ -16,7 +16,7 @@ Each configuration runs with 0 and 2 DataLoader workers: one warm-up pass over t
 samples, then RUNS full epochs; the median epoch gives samples/s. CPU per sample is the CPU
 time of this process and its children (the DataLoader workers, counted when they exit at the
 end of each epoch; getrusage RUSAGE_SELF + RUSAGE_CHILDREN, user + system) over those epochs,
-divided by the samples they yielded. Results: stdout and OUT/torch.md.
+divided by the samples they yielded; its system part is shown too. Results: stdout and OUT/torch.md.
 
 usage: PYTHONPATH=build/python .venv/bin/python bench/torch_bench.py [--out build/bench]
 """
@@ -145,13 +145,14 @@ http {{ access_log {self.log}; client_body_temp_path {work}; proxy_temp_path {wo
         self.proc.wait(10)
 
 
-def cpu_seconds() -> float:
-    """User + system CPU of this process and of its exited, waited-for children."""
-    total = 0.0
+def cpu_seconds() -> tuple[float, float]:
+    """(user + system CPU, system CPU) of this process and of its exited, waited-for children."""
+    total = system = 0.0
     for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
         usage = resource.getrusage(who)
         total += usage.ru_utime + usage.ru_stime
-    return total
+        system += usage.ru_stime
+    return total, system
 
 
 def epoch(loader, limit=None) -> tuple[int, float]:
@@ -164,9 +165,9 @@ def epoch(loader, limit=None) -> tuple[int, float]:
     return n, time.perf_counter() - t0
 
 
-def measure(make_loader, runs: int) -> tuple[float, float]:
+def measure(make_loader, runs: int) -> tuple[float, float, float]:
     """(samples/s: median of `runs` full epochs after a warm-up over 300 samples, CPU ms per
-    sample over those epochs)."""
+    sample over those epochs, of which system CPU)."""
     loader = make_loader()
     epoch(loader, limit=300)
     del loader
@@ -181,7 +182,9 @@ def measure(make_loader, runs: int) -> tuple[float, float]:
         gc.collect()
         rates.append(n / s)
         samples += n
-    return statistics.median(rates), 1000.0 * (cpu_seconds() - cpu0) / samples
+    cpu1 = cpu_seconds()
+    return (statistics.median(rates), 1000.0 * (cpu1[0] - cpu0[0]) / samples,
+            1000.0 * (cpu1[1] - cpu0[1]) / samples)
 
 
 def main() -> int:
@@ -227,10 +230,11 @@ def main() -> int:
         for workers in (0, 2):
             for name, make in configs:
                 before = nginx.requests()
-                rate, cpu = measure(make(workers), args.runs)
+                rate, cpu, system = measure(make(workers), args.runs)
                 reqs = nginx.requests() - before
-                results.append((workers, name, rate, cpu))
-                print(f"  workers={workers} {name:<50} {rate:8.1f} samples/s  {cpu:6.2f} ms CPU/sample"
+                results.append((workers, name, rate, cpu, system))
+                print(f"  workers={workers} {name:<50} {rate:8.1f} samples/s  {cpu:6.2f} ms CPU/sample "
+                      f"({system:.2f} system)"
                       + (f"  ({reqs} requests)" if reqs else ""), flush=True)
     finally:
         nginx.stop()
@@ -238,14 +242,16 @@ def main() -> int:
     lines = ["# taco_cpp.torch DataLoader throughput", "",
              f"{args.samples} samples x (image.tif 256x256x4 uint16 + mask.tif uint8), DEFLATE; batch {BATCH}; "
              f"median of {args.runs} epochs after a warm-up; {os.cpu_count()} cores; torch {torch.__version__}.", "",
-             "CPU/sample: user + system CPU of the process and its DataLoader workers per sample.", "",
-             "| workers | configuration | samples/s | vs (c) | CPU ms/sample | CPU vs (c) |",
-             "|---|---|---|---|---|---|"]
+             "CPU/sample: user + system CPU of the process and its DataLoader workers per sample "
+             "(system: the kernel's part, e.g. page faults on fresh memory).", "",
+             "| workers | configuration | samples/s | vs (c) | CPU ms/sample | CPU vs (c) | system ms/sample |",
+             "|---|---|---|---|---|---|---|"]
     for workers in (0, 2):
-        ref, ref_cpu = next((r, c) for w, n, r, c in results if w == workers and n.startswith("(c)"))
-        for w, name, rate, cpu in results:
+        ref, ref_cpu = next((r, c) for w, n, r, c, _ in results if w == workers and n.startswith("(c)"))
+        for w, name, rate, cpu, system in results:
             if w == workers:
-                lines.append(f"| {w} | {name} | {rate:.1f} | {rate / ref:.2f} | {cpu:.2f} | {cpu / ref_cpu:.2f} |")
+                lines.append(f"| {w} | {name} | {rate:.1f} | {rate / ref:.2f} | {cpu:.2f} | {cpu / ref_cpu:.2f} "
+                             f"| {system:.2f} |")
     text = "\n".join(lines) + "\n"
     (out / "torch.md").write_text(text)
     print(text)
