@@ -618,6 +618,8 @@ class TacoIterableDataset(_data.IterableDataset):
         shared = state["_shared"]
         if isinstance(shared, list):
             state["_shared"] = multiprocessing.RawArray("q", shared)
+        state.setdefault("_token", int.from_bytes(os.urandom(8), "little") >> 1)  # pickled by an older version
+        state.setdefault("_recycle", False)
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
