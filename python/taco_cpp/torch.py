@@ -24,6 +24,7 @@ dataset's own readers (a remote ZIP: one request per sample). Uses Debian's ``py
 
 from __future__ import annotations
 
+import collections
 import math
 import multiprocessing
 import os
@@ -171,8 +172,23 @@ def _pool(token: int, limit: int) -> _BatchPool:
     return pool
 
 
-def _release(trailer: np.ndarray, generation: int) -> None:
+# In the main process, per dataset token while a TacoDataLoader iterates: the trailers (each
+# keeping its storage, the main process's mapping of the buffer) of the last released buffers.
+# A buffer sent again is then rebuilt from PyTorch's cache of shared storages (keyed by the
+# shared-memory file) onto the same mapping, whose pages are mapped already: no page faults
+# when the loop reads the next batch in it (about 1.8 ms of system CPU per 1 MB sample else).
+_MAPPED: dict = {}  # token → [limit, OrderedDict address of the trailer → trailer]
+
+
+def _release(trailer: np.ndarray, generation: int, token: int) -> None:
     trailer[2] = generation
+    mapped = _MAPPED.get(token)
+    if mapped is not None:
+        limit, kept = mapped
+        kept[trailer.ctypes.data] = trailer
+        kept.move_to_end(trailer.ctypes.data)
+        while len(kept) > limit:
+            kept.popitem(last=False)
 
 
 def _trailer_of(tensor: torch.Tensor, token: int) -> np.ndarray | None:
@@ -198,7 +214,7 @@ def _recycled(tensor: torch.Tensor, token: int) -> torch.Tensor:
         return tensor
     anchor = tensor.numpy()  # keeps the shared mapping; dies with the last tensor over it
     out = torch.from_numpy(anchor)
-    weakref.finalize(anchor, _release, trailer, int(trailer[1])).atexit = False
+    weakref.finalize(anchor, _release, trailer, int(trailer[1]), token).atexit = False
     return out
 
 
@@ -600,12 +616,17 @@ class TacoIterableDataset(_data.IterableDataset):
         worker, so nothing there holds one when it is reused)."""
         if not (self._recycle and self.as_tensor and self.transform is None and _data.get_worker_info() is not None):
             return None
+        limit = self._pool_limit(batch)
+        return _pool(self._token, limit) if limit else None
+
+    def _pool_limit(self, batch: int) -> int:
+        """How many recycled buffers a worker keeps (all files together)."""
         layouts = [lay for lay in self.source.layout if lay is not None]
         if not layouts:
-            return None
+            return 0
         batch_bytes = sum(batch * math.prod(shape) * np.dtype(dtype).itemsize for shape, dtype in layouts)
         per_file = max(2, min(_BUFFERS_PER_WORKER, self.memory_budget // max(1, batch_bytes)))
-        return _pool(self._token, per_file * len(layouts))
+        return per_file * len(layouts)
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -751,15 +772,20 @@ class TacoDataLoader(_data.DataLoader):
                 batches = super().__iter__()
             finally:
                 ds._recycle = False
+            _MAPPED[ds._token] = [self.num_workers * ds._pool_limit(ds.batch_size), collections.OrderedDict()]
         else:
             batches = super().__iter__()
-        for batch in batches:
-            self._delivered += _batch_len(batch, self.batch_size)
-            if recycle and isinstance(batch, dict):
-                for key, value in batch.items():
-                    if isinstance(value, torch.Tensor):
-                        batch[key] = _recycled(value, ds._token)
-            yield batch
+        try:
+            for batch in batches:
+                self._delivered += _batch_len(batch, self.batch_size)
+                if recycle and isinstance(batch, dict):
+                    for key, value in batch.items():
+                        if isinstance(value, torch.Tensor):
+                            batch[key] = _recycled(value, ds._token)
+                yield batch
+        finally:
+            if recycle:
+                _MAPPED.pop(ds._token, None)
 
     def state_dict(self) -> dict:
         """The dataset's ``state_dict`` with the samples this loader delivered this epoch."""

@@ -224,13 +224,19 @@ def test_workers_reuse_released_buffers_and_batches_stay_right(data, monkeypatch
     expected = _expected(data.nested_zip, 2)
     ds = TacoIterableDataset(data.nested_zip, files=["image.tif", "mask.tif"], seed=4, preallocate=True)
     ds.set_epoch(2)
-    n = 0
+    from taco_cpp.torch import _MAPPED
+
+    n, mapped = 0, 0
     for got, want in zip(TacoDataLoader(ds, batch_size=2, num_workers=2, timeout=TIMEOUT), expected):
         assert_same_batches([got], [want])  # then the batch is dropped: its buffers go back to their worker
         assert not got["image.tif"].is_shared()  # handed out as a tensor whose end releases the buffer
         n += 1
+        mapped = max(mapped, len(_MAPPED[ds._token][1]))  # released buffers whose mapping is kept
     assert n == len(expected) == N_TILES // 2
     assert min(seen) >= 1 and max(seen) > 1  # every batch in a recycled buffer, some of them reused
+    assert 0 < mapped <= 2 * ds._pool_limit(2)  # at most what the 2 workers keep
+    gc.collect()
+    assert ds._token not in _MAPPED  # the loop's end drops the kept mappings
 
 
 def test_kept_batches_and_views_are_never_overwritten(data, monkeypatch):
