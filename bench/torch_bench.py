@@ -9,7 +9,11 @@ and uint8 mask tensors (GDAL converts while decoding) plus the sample's id, batc
   (a) taco_cpp.torch.TacoIterableDataset over the ZIP (C++ read-ahead; map-style also shown)
   (b) the same over the FOLDER
   (c) the reference: a map-style torch Dataset opening the loose files with GDAL's Python
-      bindings (python3-gdal; rasterio is not installed) and ReadAsArray
+      bindings (python3-gdal; rasterio is not installed) and ReadAsArray, under a plain
+      DataLoader (PyTorch's default_collate, which inside a worker stacks straight into
+      shared memory): what a user writes
+  (c') the same dataset collated by taco_cpp.torch.collate_samples (the reference of earlier
+      runs; shown for comparison, ratios are against (c))
   (d) the ZIP served by nginx on loopback (remote; one request per sample)
 
 Each configuration runs with 0 and 2 DataLoader workers: one warm-up pass over the first 300
@@ -218,10 +222,15 @@ def main() -> int:
 
         def reference(workers):
             ds = LooseGdalDataset(root / "loose", args.samples)
+            return lambda: DataLoader(ds, batch_size=BATCH, num_workers=workers)
+
+        def reference_collate_samples(workers):
+            ds = LooseGdalDataset(root / "loose", args.samples)
             return lambda: DataLoader(ds, batch_size=BATCH, num_workers=workers, collate_fn=collate_samples)
 
         configs = [
             ("(c) GDAL Python, loose files (reference)", reference),
+            ("(c') the same, collate_samples", reference_collate_samples),
             ("(a) taco_cpp.torch iterable, ZIP", taco_iterable(root / "data.tacozip")),
             ("(a') taco_cpp.torch map-style, ZIP", taco_map(root / "data.tacozip")),
             ("(b) taco_cpp.torch iterable, FOLDER", taco_iterable(root / "folder")),
