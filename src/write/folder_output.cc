@@ -4,9 +4,11 @@
 // Two threads: a FOLDER's __meta__ does not depend on the data files (no offsets), so the
 // __meta__ files are encoded and written on a thread of their own while the calling thread
 // writes the data files (on ext4 most of the cost is the kernel's inode creation, which two
-// threads do side by side). The directories are all made first; the __meta__ thread takes
-// the folders in reverse order so that the two threads work in different directories. The
-// bytes of every file are those of a serial write (each file is written whole by one thread).
+// threads do side by side). The __meta__ thread takes the folders in reverse order, so that
+// the two threads work in different directories; each thread makes the directories it needs
+// (mkdir -p: a directory the other thread made first is taken as it is), so the directories
+// are shared out between them too. The bytes of every file are those of a serial write (each
+// file is written whole by one thread).
 #include <sys/stat.h>
 
 #include <atomic>
@@ -43,8 +45,10 @@ Status MakeParents(const std::string& root, const std::string& relative, std::un
 // columns) is left in `leftover` for the caller's thread, which owns the engine.
 Status WriteMetaFiles(const model::LevelTables& t, const std::string& temp_dir, const std::atomic<bool>& stop,
                       std::vector<size_t>& leftover) {
+  std::unordered_set<std::string> made;
   for (size_t k = t.folder_meta.size(); k-- > 0 && !stop.load(std::memory_order_relaxed);) {
     const auto& [folder, meta] = t.folder_meta[k];
+    TACO_RETURN_IF_ERROR(MakeParents(temp_dir, folder + "__meta__", made));
     if (meta.columns.empty() || !table::CanEncodeParquet(meta)) {
       leftover.push_back(k);
       continue;
@@ -61,11 +65,13 @@ Status WriteMetaFiles(const model::LevelTables& t, const std::string& temp_dir, 
 }
 
 // The data files, in member order (the calling thread).
-Status WriteDataFiles(PreparedTaco& prepared, const std::string& temp_dir, Progress& progress) {
+Status WriteDataFiles(PreparedTaco& prepared, const std::string& temp_dir, std::unordered_set<std::string>& made,
+                      Progress& progress) {
   const model::LevelTables& t = prepared.tables;
   io::RangeRunReader runs(SampleRanges(t.files), prepared.copy);
   for (size_t i = 0; i < t.files.size(); ++i) {
     const auto& [path, sample] = t.files[i];
+    TACO_RETURN_IF_ERROR(MakeParents(temp_dir, path, made));
     const std::string dest = temp_dir + "/" + path;
     TACO_ASSIGN_OR_RETURN(std::optional<io::RunBytes> run, runs.Get(i));
     if (run) {  // read with its neighbours in one run (io/range_runs.h); checked, then written
@@ -96,10 +102,7 @@ Status WriteDataFiles(PreparedTaco& prepared, const std::string& temp_dir, Progr
 
 Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine, Progress& progress) {
   model::LevelTables& t = prepared.tables;
-  std::unordered_set<std::string> made;
-  for (const auto& file : t.files) TACO_RETURN_IF_ERROR(MakeParents(temp_dir, file.first, made));
-  for (const auto& entry : t.folder_meta) TACO_RETURN_IF_ERROR(MakeParents(temp_dir, entry.first + "__meta__", made));
-  TACO_RETURN_IF_ERROR(MakeParents(temp_dir, "METADATA/x", made));
+  std::unordered_set<std::string> made;  // directories made or found by this thread
 
   std::atomic<bool> stop{false};
   std::vector<size_t> leftover;
@@ -119,7 +122,7 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
       threaded = false;  // no thread to be had: written below on this one
     }
   }
-  Status data_status = WriteDataFiles(prepared, temp_dir, progress);
+  Status data_status = WriteDataFiles(prepared, temp_dir, made, progress);
   if (threaded) {
     if (!data_status.ok()) stop = true;
     meta_thread.join();
@@ -130,10 +133,12 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
   TACO_RETURN_IF_ERROR(meta_status);
   for (size_t k : leftover) {
     const auto& [folder, meta] = t.folder_meta[k];
+    TACO_RETURN_IF_ERROR(MakeParents(temp_dir, folder + "__meta__", made));
     TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(engine, meta, {kMetaZstd, 65536}));
     TACO_RETURN_IF_ERROR(WriteNewFile(temp_dir + "/" + folder + "__meta__", parquet));
   }
 
+  TACO_RETURN_IF_ERROR(MakeParents(temp_dir, "METADATA/x", made));
   for (size_t level = 0; level < t.levels.size(); ++level) {
     const Table table = std::move(t.levels[level]);  // consumed as it is written
     TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(engine, table, {kLevelZstd, 65536}));
