@@ -2,9 +2,9 @@
 //
 // Three threads at most (the ZIP itself is written on the calling thread, member by member
 // in the serial order, so the bytes do not depend on the threads): the small files of a
-// directory source are read ahead on two workers (util::OrderedParallel), and the __meta__
-// tables of folders of one depth (none is another's parent) are completed and encoded on two
-// workers, then appended in order.
+// directory source are read ahead on two workers (util::OrderedParallel, batches of files),
+// and the __meta__ tables of folders of one depth (none is another's parent) are completed
+// and encoded on two workers, then appended in order.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,8 +27,13 @@ namespace {
 
 // Files up to this size are read ahead whole; larger ones are copied by ZipWriter::AddFile.
 constexpr uint64_t kReadAheadMax = uint64_t{1} << 20;
-// Items produced ahead of the writer (memory: at most this many files of kReadAheadMax).
-constexpr size_t kWindow = 32;
+// Work is handed to the workers in batches of this many files or folders (one lock and
+// wake-up per batch, not per file), at most kWindow batches ahead of the writer (memory: at
+// most kBatch × kWindow files of kReadAheadMax).
+constexpr size_t kBatch = 16;
+constexpr size_t kWindow = 4;
+
+size_t Batches(size_t n) { return (n + kBatch - 1) / kBatch; }
 
 size_t WorkerThreads() { return std::thread::hardware_concurrency() >= 2 ? 2 : 1; }
 
@@ -147,12 +152,25 @@ Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Eng
   MemberRanges ranges;
   ranges.reserve(t.files.size() + t.folder_meta.size());
   io::RangeRunReader runs(SampleRanges(t.files), prepared.copy);
+  using ReadBatch = std::vector<Result<std::optional<std::string>>>;
   TACO_RETURN_IF_ERROR(util::OrderedParallel(
-      t.files.size(), WorkerThreads(), kWindow, [&](size_t i) { return ReadAhead(*t.files[i].second); },
-      [&](size_t i, Result<std::optional<std::string>> read) -> Status {
-        if (!read.ok()) return read.status();
-        TACO_ASSIGN_OR_RETURN(std::optional<io::RunBytes> bytes, runs.Get(i));
-        return AddSampleData(*zip, t.files[i].first, *t.files[i].second, bytes, *read, ranges, progress);
+      Batches(t.files.size()), WorkerThreads(), kWindow,
+      [&](size_t b) {
+        ReadBatch reads;
+        for (size_t i = b * kBatch; i < std::min(t.files.size(), (b + 1) * kBatch); ++i) {
+          reads.push_back(ReadAhead(*t.files[i].second));
+        }
+        return reads;
+      },
+      [&](size_t b, ReadBatch reads) -> Status {
+        for (size_t j = 0; j < reads.size(); ++j) {
+          const size_t i = b * kBatch + j;
+          if (!reads[j].ok()) return reads[j].status();
+          TACO_ASSIGN_OR_RETURN(std::optional<io::RunBytes> bytes, runs.Get(i));
+          TACO_RETURN_IF_ERROR(
+              AddSampleData(*zip, t.files[i].first, *t.files[i].second, bytes, *reads[j], ranges, progress));
+        }
+        return Status::OK();
       }));
 
   // Deepest folders first, so every child __meta__ exists before its parent's table; the
@@ -163,16 +181,25 @@ Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Eng
     std::vector<std::pair<std::string, zip::MemberInfo>> added;
     added.reserve(end - begin);
     TACO_RETURN_IF_ERROR(util::OrderedParallel(
-        end - begin, WorkerThreads(), kWindow,
-        [&](size_t k) { return EncodeMeta(t.folder_meta[begin + k].first, t.folder_meta[begin + k].second, ranges); },
-        [&](size_t k, EncodedMeta encoded) -> Status {
-          TACO_RETURN_IF_ERROR(encoded.status);
-          if (!encoded.parquet) {
-            TACO_ASSIGN_OR_RETURN(encoded.parquet, table::TableToParquet(engine, encoded.table, {kMetaZstd, 65536}));
+        Batches(end - begin), WorkerThreads(), kWindow,
+        [&](size_t b) {
+          std::vector<EncodedMeta> batch;
+          for (size_t k = begin + b * kBatch; k < std::min(end, begin + (b + 1) * kBatch); ++k) {
+            batch.push_back(EncodeMeta(t.folder_meta[k].first, t.folder_meta[k].second, ranges));
           }
-          const std::string member = t.folder_meta[begin + k].first + "__meta__";
-          TACO_ASSIGN_OR_RETURN(zip::MemberInfo info, zip->AddBytes(member, *encoded.parquet));
-          added.emplace_back(member, info);
+          return batch;
+        },
+        [&](size_t b, std::vector<EncodedMeta> batch) -> Status {
+          for (size_t j = 0; j < batch.size(); ++j) {
+            EncodedMeta& encoded = batch[j];
+            TACO_RETURN_IF_ERROR(encoded.status);
+            if (!encoded.parquet) {
+              TACO_ASSIGN_OR_RETURN(encoded.parquet, table::TableToParquet(engine, encoded.table, {kMetaZstd, 65536}));
+            }
+            const std::string member = t.folder_meta[begin + b * kBatch + j].first + "__meta__";
+            TACO_ASSIGN_OR_RETURN(zip::MemberInfo info, zip->AddBytes(member, *encoded.parquet));
+            added.emplace_back(member, info);
+          }
           return Status::OK();
         }));
     for (const auto& [member, info] : added) ranges[member] = {info.data_offset, info.size};

@@ -227,13 +227,13 @@ nlohmann::ordered_json SmallCollection() {
           {"licenses", {"x"}}, {"providers", {{{"name", "p"}}}}, {"tasks", {"other"}}};
 }
 
-// r0..r3 × s0..s2 × two files on disk: two depths of folders, files read from paths (the
-// writers read them ahead and encode the __meta__ of one depth on worker threads).
+// r0..r3 × s0..s9 × two files on disk (more than one batch of the writers per depth): two depths of folders, files read
+// from paths (the writers read them ahead and encode the __meta__ of one depth on worker threads).
 Taco TwoDeepTaco(const std::string& dir) {
   std::vector<Sample> regions;
   for (int r = 0; r < 4; ++r) {
     std::vector<Sample> subs;
-    for (int s = 0; s < 3; ++s) {
+    for (int s = 0; s < 10; ++s) {
       std::vector<Sample> files;
       for (const char* f : {"a", "b"}) {
         const std::string path = dir + "/" + std::to_string(r) + std::to_string(s) + f;
@@ -263,8 +263,8 @@ TEST(CreateZip, EveryMetaPointsAtItsChildrenAtTwoDepths) {
     ASSERT_TRUE(cd.count(region + "__meta__")) << region;
     const auto& e = cd[region + "__meta__"];
     Table meta = ReadMember(*engine, out, e.data_offset, e.uncompressed_size);
-    ASSERT_EQ(meta.num_rows(), 3u) << region;
-    for (size_t s = 0; s < 3; ++s) {  // a FOLDER row points at the child's __meta__
+    ASSERT_EQ(meta.num_rows(), 10u) << region;
+    for (size_t s = 0; s < 10; ++s) {  // a FOLDER row points at the child's __meta__
       const std::string sub = region + meta.column("id").values[s].get<std::string>() + "/";
       ASSERT_TRUE(cd.count(sub + "__meta__")) << sub;
       const auto& child = cd[sub + "__meta__"];
