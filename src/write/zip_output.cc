@@ -55,14 +55,16 @@ Result<std::optional<std::string>> ReadSmallFile(const std::string& path) {
   } else if (static_cast<uint64_t>(st.st_size) <= kReadAheadMax) {
     std::string bytes(static_cast<size_t>(st.st_size), '\0');
     size_t done = 0;
+    int err = 0;
     while (done < bytes.size()) {
       const ssize_t n = ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
       if (n < 0 && errno == EINTR) continue;
+      if (n < 0) err = errno;
       if (n <= 0) break;
       done += static_cast<size_t>(n);
     }
     if (done != bytes.size()) {
-      out = Status::IOError(path + ": read failed: " + (done < bytes.size() ? "file shrank" : std::strerror(errno)));
+      out = Status::IOError(path + ": read failed: " + (err != 0 ? std::strerror(err) : "the file shrank"));
     } else {
       out = std::optional<std::string>(std::move(bytes));
     }
