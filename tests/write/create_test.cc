@@ -222,6 +222,87 @@ TEST(Create, FailureLeavesNothing) {
   EXPECT_TRUE(fs::is_empty(tmp.path()));
 }
 
+nlohmann::ordered_json SmallCollection() {
+  return {{"id", "t"},         {"dataset_version", "1"},         {"description", "d"},
+          {"licenses", {"x"}}, {"providers", {{{"name", "p"}}}}, {"tasks", {"other"}}};
+}
+
+// r0..r3 × s0..s9 × two files on disk (more than one batch of the writers per depth): two depths of folders, files read
+// from paths (the writers read them ahead and encode the __meta__ of one depth on worker threads).
+Taco TwoDeepTaco(const std::string& dir) {
+  std::vector<Sample> regions;
+  for (int r = 0; r < 4; ++r) {
+    std::vector<Sample> subs;
+    for (int s = 0; s < 10; ++s) {
+      std::vector<Sample> files;
+      for (const char* f : {"a", "b"}) {
+        const std::string path = dir + "/" + std::to_string(r) + std::to_string(s) + f;
+        testing::WriteFile(path, "bytes of " + path);
+        files.push_back(*Sample::FromFile(f, path));
+      }
+      subs.push_back(*Sample::FromTortilla("s" + std::to_string(s), *Tortilla::Make(std::move(files))));
+    }
+    regions.push_back(*Sample::FromTortilla("r" + std::to_string(r), *Tortilla::Make(std::move(subs))));
+  }
+  return *Taco::Make(*Tortilla::Make(std::move(regions)), SmallCollection());
+}
+
+TEST(CreateZip, EveryMetaPointsAtItsChildrenAtTwoDepths) {
+  TempDir tmp;
+  const std::string src = tmp / "src";
+  ASSERT_TRUE(fs::create_directory(src));
+  const std::string out = tmp / "deep.tacozip";
+  auto written = Create(TwoDeepTaco(src), out);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  auto cd = CentralDirectory(out);
+  auto file = OpenLocalFile(out);
+  ASSERT_TRUE(file.ok());
+  auto engine = std::move(table::Engine::Open()).value();
+  for (int r = 0; r < 4; ++r) {
+    const std::string region = "DATA/r" + std::to_string(r) + "/";
+    ASSERT_TRUE(cd.count(region + "__meta__")) << region;
+    const auto& e = cd[region + "__meta__"];
+    Table meta = ReadMember(*engine, out, e.data_offset, e.uncompressed_size);
+    ASSERT_EQ(meta.num_rows(), 10u) << region;
+    for (size_t s = 0; s < 10; ++s) {  // a FOLDER row points at the child's __meta__
+      const std::string sub = region + meta.column("id").values[s].get<std::string>() + "/";
+      ASSERT_TRUE(cd.count(sub + "__meta__")) << sub;
+      const auto& child = cd[sub + "__meta__"];
+      EXPECT_EQ(meta.column("internal:offset").values[s].get<int64_t>(), static_cast<int64_t>(child.data_offset));
+      EXPECT_EQ(meta.column("internal:size").values[s].get<int64_t>(), static_cast<int64_t>(child.uncompressed_size));
+      Table inner = ReadMember(*engine, out, child.data_offset, child.uncompressed_size);
+      ASSERT_EQ(inner.num_rows(), 2u) << sub;
+      for (size_t f = 0; f < 2; ++f) {  // a FILE row points at the file's bytes
+        const std::string id = inner.column("id").values[f].get<std::string>();
+        const int64_t off = inner.column("internal:offset").values[f].get<int64_t>();
+        const int64_t size = inner.column("internal:size").values[f].get<int64_t>();
+        EXPECT_EQ(static_cast<uint64_t>(off), cd[sub + id].data_offset) << sub << id;
+        auto bytes = (*file)->Read(static_cast<uint64_t>(off), static_cast<size_t>(size));
+        ASSERT_TRUE(bytes.ok());
+        const std::string source = src + "/" + std::to_string(r) + sub.substr(sub.size() - 2, 1) + id;
+        EXPECT_EQ(*bytes, "bytes of " + source);
+      }
+    }
+  }
+}
+
+// A source file that disappears in the middle of many (read ahead on worker threads for a ZIP;
+// written beside the __meta__ thread for a FOLDER): an error naming it, and no output.
+TEST(Create, FailureInTheMiddleOfManyFilesLeavesNothing) {
+  for (const char* name : {"out.tacozip", "out_folder"}) {
+    TempDir tmp;
+    ASSERT_TRUE(fs::create_directory(tmp / "src"));
+    Taco taco = TwoDeepTaco(tmp / "src");
+    fs::remove(tmp / "src/21a");
+    auto r = Create(taco, tmp / name);
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_NE(r.status().message().find("21a"), std::string::npos) << r.status().message();
+    size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(tmp.path())) ++entries;
+    EXPECT_EQ(entries, 1u) << name << ": only src/ is left";
+  }
+}
+
 TEST(Create, SplitSizeMakesNumberedParts) {
   TempDir tmp;
   CreateOptions opts;
