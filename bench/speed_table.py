@@ -34,7 +34,7 @@ ROWS = [
 ]
 
 CDC_LINE = re.compile(r"^\s{2}(1% of rows' label changed|1% rows appended|one column added)\s+"
-                      r"([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+(\d+)\s+(\d+)\s*$")
+                      r"([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+(\d+)\s+(\d+)(?:\s+[0-9.]+)*\s*$")
 
 
 def parse(text: str) -> dict:

@@ -192,13 +192,76 @@ std::vector<T> Slice(const std::vector<T>& v, size_t begin, size_t end) {
   return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
-// A column chunk's dictionary: its distinct leaf values in order of first appearance
-// (deterministic) and each leaf's index into them.
+// A column chunk's dictionary: its distinct leaf values and each leaf's index into them.
+// The order decides which edits renumber the indices, and so change every data page of the
+// chunk (issue 28, content-defined pages). In order of first appearance (what Parquet
+// writers do) a value new to the chunk (an appended row, an edit) goes last and nothing
+// moves, but an edit of the row where a value first appears renumbers. In ascending order
+// (SortDictionary) an index depends only on the set of values: an edit within the set (a
+// label fixed, wherever it first appears) moves nothing, but a new value not sorting last
+// renumbers. So the values are sorted when new values are unlikely: when at most one leaf
+// in kSortedDictionaryRarity holds a value seen once (the Good-Turing estimate of the chance
+// that one more value is one not seen yet), as for labels and other categories; else (many
+// rare values, as for a measured quantity) they stay in order of first appearance.
+constexpr size_t kSortedDictionaryRarity = 1024;
+
 struct Dictionary {
   std::vector<const Value*> values;
   std::vector<uint32_t> indices;  // one per leaf
   int width = 1;                  // bits per index
 };
+
+// Orders a dictionary's values ascending and renumbers its indices: strings and binaries
+// byte-wise (unsigned), integers and timestamps by value, floats and doubles by IEEE 754
+// totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf < NaN), which is a total order on the
+// bit patterns the dictionary keys on (so -0 and +0, distinct entries, never tie).
+void SortDictionary(TypeId t, Dictionary& d) {
+  const size_t n = d.values.size();
+  std::vector<uint32_t> order(n);  // order[new index] = old index
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+  auto total_order = [](uint64_t bits, int width) {
+    const uint64_t sign = uint64_t{1} << (width - 1);
+    const uint64_t all = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    return (bits & sign) != 0 ? ~bits & all : bits | sign;
+  };
+  auto key = [&](const Value* v) -> uint64_t {  // an unsigned key for the non-string types
+    switch (t) {
+      case TypeId::kInt32: return static_cast<uint64_t>(int64_t{v->get<int32_t>()}) ^ (uint64_t{1} << 63);
+      case TypeId::kInt64: return static_cast<uint64_t>(v->get<int64_t>()) ^ (uint64_t{1} << 63);
+      case TypeId::kTimestampUs: return static_cast<uint64_t>(v->get<TimestampUs>().micros) ^ (uint64_t{1} << 63);
+      case TypeId::kFloat: {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &v->get<float>(), 4);
+        return total_order(bits, 32);
+      }
+      case TypeId::kDouble: {
+        uint64_t bits = 0;
+        std::memcpy(&bits, &v->get<double>(), 8);
+        return total_order(bits, 64);
+      }
+      default: return 0;
+    }
+  };
+  if (t == TypeId::kString || t == TypeId::kBinary) {
+    auto bytes = [t](const Value* v) -> const std::string& {
+      return t == TypeId::kString ? v->get<std::string>() : v->get<Binary>().bytes;
+    };
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return bytes(d.values[a]) < bytes(d.values[b]); });
+  } else {
+    std::vector<uint64_t> keys(n);
+    for (size_t i = 0; i < n; ++i) keys[i] = key(d.values[i]);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  }
+  std::vector<uint32_t> renumber(n);  // renumber[old index] = new index
+  std::vector<const Value*> sorted(n);
+  for (size_t i = 0; i < n; ++i) {
+    renumber[order[i]] = static_cast<uint32_t>(i);
+    sorted[i] = d.values[order[i]];
+  }
+  d.values = std::move(sorted);
+  for (uint32_t& index : d.indices) index = renumber[index];
+}
 
 // The dictionary of `leaves`, or nothing when it does not pay (the chunk is then written
 // PLAIN, as Parquet writers fall back): a bool column, no leaves, more distinct values
@@ -242,6 +305,10 @@ std::optional<Dictionary> BuildDictionary(TypeId t, const std::vector<const Valu
     }
     d.indices.push_back(next);
   }
+  std::vector<uint32_t> seen(d.values.size(), 0);
+  for (uint32_t index : d.indices) seen[index] = std::min<uint32_t>(seen[index] + 1, 2);
+  const size_t once = static_cast<size_t>(std::count(seen.begin(), seen.end(), 1u));
+  if (once * kSortedDictionaryRarity <= leaves.size()) SortDictionary(t, d);
   d.width = std::max(1, BitWidth(static_cast<uint32_t>(d.values.size() - 1)));
   return d;
 }

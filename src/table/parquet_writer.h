@@ -8,7 +8,9 @@
 //    (`<name>` LIST / repeated `list` / optional `element`). Data pages v1 (RLE/bit-packed
 //    levels; values RLE_DICTIONARY after a PLAIN dictionary page when the column chunk's
 //    distinct values are at most half its values and their PLAIN bytes at most 1 MiB, as
-//    Parquet writers do for low-cardinality columns, else PLAIN): one per column and row
+//    Parquet writers do for low-cardinality columns, else PLAIN; the dictionary's values in
+//    ascending order when at most one value in 1,024 is one seen once, so that an edit within
+//    the set of values renumbers nothing, else in order of first appearance): one per column and row
 //    group, or with
 //    opts.content_defined_chunking (the default) the pages page_chunker.h cuts at row
 //    boundaries from the values' bytes; ZSTD-compressed at opts.zstd_level, row

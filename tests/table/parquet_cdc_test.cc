@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -14,6 +17,7 @@
 #include "support/flat_tables.h"
 #include "table/parquet_crc.h"
 #include "table/parquet_levels.h"
+#include "table/parquet_reader.h"
 #include "table/parquet_writer.h"
 #include "table/thrift_compact.h"
 #include "taco/io.h"
@@ -248,6 +252,110 @@ TEST(DictionaryParquet, HighCardinalityStaysPlain) {
   auto single = EncodeParquet(one, {13, 65536});
   ASSERT_TRUE(single.ok());
   EXPECT_EQ(DictionaryPages(*single), 0u);
+}
+
+// The stored bytes of the dictionary pages of a file we wrote, in file order.
+std::vector<std::string> DictionaryPageBytes(const std::string& file) {
+  std::vector<std::string> out;
+  const std::vector<int32_t> types = PageTypes(file);
+  uint32_t footer_len = 0;
+  std::memcpy(&footer_len, file.data() + file.size() - 8, 4);
+  const size_t data_end = file.size() - 8 - footer_len;
+  size_t at = 4;
+  for (size_t i = 0; i < types.size() && at < data_end; ++i) {
+    thrift::CompactReader r(std::string_view(file).substr(at, data_end - at));
+    int32_t compressed = 0;
+    int16_t id = 0;
+    uint8_t t = 0;
+    while (r.NextField(&id, &t)) {
+      if (id == 3) {
+        compressed = r.I32(t);
+      } else {
+        r.Skip(t);
+      }
+    }
+    const size_t end = at + r.position() + static_cast<size_t>(compressed);
+    if (types[i] == parquet::kDictionaryPage) out.push_back(file.substr(at, end - at));
+    at = end;
+  }
+  return out;
+}
+
+// Low-cardinality columns of every dictionary type, negative values included.
+Table DictionaryTypes(size_t rows) {
+  Table t;
+  t.columns.push_back({"label", DataType::String(), {}});
+  t.columns.push_back({"small", DataType::Int32(), {}});
+  t.columns.push_back({"big", DataType::Int64(), {}});
+  t.columns.push_back({"ratio", DataType::Float(), {}});
+  t.columns.push_back({"cloud", DataType::Double(), {}});
+  t.columns.push_back({"day", DataType::TimestampUs(), {}});
+  t.columns.push_back({"raw", DataType::Binary(), {}});
+  const double doubles[] = {-2.5, -0.0, 0.0, 1.5, -1e300, 7.25, -std::numeric_limits<double>::infinity()};
+  for (size_t i = 0; i < rows; ++i) {
+    const size_t k = (i * 7919 + i / 3) % 7;
+    t.columns[0].values.emplace_back("class_" + std::to_string((k * 5) % 7));
+    t.columns[1].values.push_back(i % 13 == 0 ? Value() : Value(static_cast<int32_t>(k) - 3));
+    t.columns[2].values.emplace_back(static_cast<int64_t>(k) * -1'000'000'007);
+    t.columns[3].values.emplace_back(static_cast<float>(k) / -4.0f + 0.5f);
+    t.columns[4].values.emplace_back(doubles[k]);
+    t.columns[5].values.emplace_back(TimestampUs{(static_cast<int64_t>(k) - 3) * 86'400'000'000});
+    t.columns[6].values.emplace_back(Binary{std::string(1, static_cast<char>(0xfe + k % 3)) + "x"});
+  }
+  return t;
+}
+
+// The dictionary's values are ordered by value, not by where each first appears: the same
+// rows in another order give the same dictionary pages, and they read back as written.
+TEST(DictionaryParquet, SortedValuesWhateverTheRowOrder) {
+  const Table table = DictionaryTypes(3000);
+  Table reversed = table;
+  for (Column& c : reversed.columns) std::reverse(c.values.begin(), c.values.end());
+  auto a = EncodeParquet(table, {13, 65536});
+  auto b = EncodeParquet(reversed, {13, 65536});
+  ASSERT_TRUE(a.ok() && b.ok()) << a.status().ToString();
+  const std::vector<std::string> dict_a = DictionaryPageBytes(*a), dict_b = DictionaryPageBytes(*b);
+  EXPECT_EQ(dict_a.size(), table.columns.size());
+  EXPECT_TRUE(dict_a == dict_b) << "the dictionary pages depend on the row order";
+
+  auto engine = Engine::Open();
+  ASSERT_TRUE(engine.ok());
+  for (const Table* t : std::vector<const Table*>{&table, &reversed}) {
+    auto bytes = EncodeParquet(*t, {13, 700});  // several row groups, each its own dictionary
+    ASSERT_TRUE(bytes.ok());
+    auto back = (*engine)->ReadParquet(MemoryReader(*bytes, "sorted.parquet"));
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    ExpectSameTables(*back, *t);
+    std::optional<Table> decoded = DecodeParquet(*bytes);
+    ASSERT_TRUE(decoded.has_value());
+    ExpectSameTables(*decoded, *t);
+    // -0.0 and +0.0 are distinct dictionary entries and keep their sign.
+    for (size_t r = 0; r < t->num_rows(); ++r) {
+      const double want = t->columns[4].values[r].get<double>();
+      ASSERT_EQ(std::signbit(back->columns[4].values[r].get<double>()), std::signbit(want)) << "row " << r;
+      ASSERT_EQ(std::signbit(decoded->columns[4].values[r].get<double>()), std::signbit(want)) << "row " << r;
+    }
+  }
+}
+
+// A label fixed in the row where its old value first appears, the set of values unchanged:
+// only the data page holding that row changes (numbered by first appearance, every index
+// after it would move, and with it every page of the column and its dictionary page).
+TEST(DictionaryParquet, AnEditOfAFirstAppearanceKeepsTheOtherPages) {
+  const Table table = LevelLike(30000);
+  Table edited = table;
+  const std::string first = table.columns[1].values[0].get<std::string>();
+  const std::string other = first == "class_3" ? "class_4" : "class_3";
+  edited.columns[1].values[0] = Value(other);
+  auto before = EncodeParquet(table, {13, 65536});
+  auto after = EncodeParquet(edited, {13, 65536});
+  ASSERT_TRUE(before.ok() && after.ok());
+  const auto old_pages = Pages(*before);
+  const auto new_pages = Pages(*after);
+  size_t changed = 0;
+  for (const std::string& p : new_pages) changed += old_pages.count(p) == 0;
+  EXPECT_EQ(changed, 1u) << "of " << new_pages.size() << " pages";
+  EXPECT_TRUE(DictionaryPageBytes(*before) == DictionaryPageBytes(*after)) << "a dictionary page changed";
 }
 
 }  // namespace
