@@ -1,4 +1,6 @@
 // The `taco` command line (DESIGN §4). One file per subcommand (cmd_*.cc); public API only.
+// Built into libtaco_cli.so, whose one exported symbol is taco_cli_main; the `taco`
+// executable (cli/launcher.cc) loads it for every command but --version and --help.
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -65,7 +67,8 @@ int CheckedOutput(int exit_code) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// argc/argv as main() receives them; returns the exit code.
+extern "C" __attribute__((visibility("default"))) int taco_cli_main(int argc, char** argv) {
   using namespace taco::cli;
   const auto start = std::chrono::steady_clock::now();
   std::cout.rdbuf(&stdout_buf);
