@@ -119,13 +119,13 @@ extern "C" __attribute__((visibility("default"))) int taco_cli_main(int argc, ch
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
-    return kExitOk;
+    return CheckedOutput(kExitOk);
   } catch (const CLI::CallForAllHelp&) {
     std::cout << app.help("", CLI::AppFormatMode::All);
-    return kExitOk;
+    return CheckedOutput(kExitOk);
   } catch (const CLI::CallForVersion&) {
     std::cout << "taco " << taco::kLibraryVersion << "\n";
-    return kExitOk;
+    return CheckedOutput(kExitOk);
   } catch (const CLI::ParseError& e) {
     std::cerr << UsageErrorLine(app, e.what()) << "\n";
     return kExitBadInput;

@@ -4,7 +4,9 @@
 #    answers (reached with -q, which the launcher does not answer itself), exit 0 both;
 #  * the executable does not link DuckDB, GDAL or curl (they come with libtaco_cli.so);
 #  * a launcher without its library: --version still works; any command fails with
-#    "taco: cannot load <dir>/libtaco_cli.so: <why>" and exit 2.
+#    "taco: cannot load <dir>/libtaco_cli.so: <why>" and exit 2;
+#  * --version and --help into a full disk (/dev/full) fail with exit 2, from the launcher and
+#    from the library alike.
 # usage: launcher_test.sh <build/taco>
 set -u
 taco="$1"
@@ -43,8 +45,12 @@ check "and says which library it cannot load" \
 check "and prints nothing on stdout" [ ! -s "$tmp/alone.out" ]
 
 if [ -w /dev/full ]; then
-  "$taco" --version >/dev/full 2>"$tmp/full.err"; rc=$?
-  check "taco --version >/dev/full exits 2 ($rc)" [ "$rc" = 2 ]
-  check "and says why" grep -q "^taco: writing output: No space left on device" "$tmp/full.err"
+  # Both the launcher's answers and the library's (-q) check that the output was written.
+  for args in "--version" "--help" "-q --version" "-q --help"; do
+    # shellcheck disable=SC2086
+    "$taco" $args >/dev/full 2>"$tmp/full.err"; rc=$?
+    check "taco $args >/dev/full exits 2 ($rc)" [ "$rc" = 2 ]
+    check "and says why" grep -q "^taco: writing output: No space left on device" "$tmp/full.err"
+  done
 fi
 exit $fail
