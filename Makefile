@@ -123,7 +123,7 @@ bench: build peers-venv fixtures
 	  test ! -e $(SPEED_FAILED) || exit 1; done
 	@echo "== bench/python_bench.py"
 	{ PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/python_bench.py --taco $(BUILD)/taco || touch $(SPEED_FAILED); } | tee -a $(SPEED_LOG)
-	@echo "== bench/startup_bench.py (load() of the demo ZIP, load() + .data, taco --version)"
+	@echo "== bench/startup_bench.py (load() of the demo ZIP, load() + .data, taco --version / --help / info)"
 	{ PYTHONPATH=$(BUILD)/python $(VENV_PYTHON) bench/startup_bench.py --taco $(BUILD)/taco || touch $(SPEED_FAILED); } | tee -a $(SPEED_LOG)
 	@test ! -e $(SPEED_FAILED) || { echo "a benchmark failed (see above)"; exit 1; }
 	@echo "== bench/r_bench.py (R as.data.frame() vs Python .to_pandas() on a 100,000-row level)"

@@ -1,4 +1,6 @@
 // The `taco` command line (DESIGN §4). One file per subcommand (cmd_*.cc); public API only.
+// Built into libtaco_cli.so, whose one exported symbol is taco_cli_main; the `taco`
+// executable (cli/launcher.cc) loads it for every command but --version and --help.
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -65,7 +67,8 @@ int CheckedOutput(int exit_code) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// argc/argv as main() receives them; returns the exit code.
+extern "C" __attribute__((visibility("default"))) int taco_cli_main(int argc, char** argv) {
   using namespace taco::cli;
   const auto start = std::chrono::steady_clock::now();
   std::cout.rdbuf(&stdout_buf);
@@ -116,13 +119,13 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
-    return kExitOk;
+    return CheckedOutput(kExitOk);
   } catch (const CLI::CallForAllHelp&) {
     std::cout << app.help("", CLI::AppFormatMode::All);
-    return kExitOk;
+    return CheckedOutput(kExitOk);
   } catch (const CLI::CallForVersion&) {
     std::cout << "taco " << taco::kLibraryVersion << "\n";
-    return kExitOk;
+    return CheckedOutput(kExitOk);
   } catch (const CLI::ParseError& e) {
     std::cerr << UsageErrorLine(app, e.what()) << "\n";
     return kExitBadInput;
