@@ -14,9 +14,11 @@
 #               switch whose case labels name one (a switch counts once, on its first label)
 #   remote      a call of IsRemotePath(, not its declaration and definition
 #   capability  a question asked of io::Location (io/location.h: is_local_filesystem(),
-#               decodes_url_escapes(), prefers_parallel_opens()) outside src/io/: what a
-#               location can do rather than whether it is remote; listed and counted apart
-#               (their number may not grow: CAP)
+#               decodes_url_escapes(), prefers_parallel_opens()) outside src/io/ and
+#               src/format/: what a location can do rather than whether it is remote; listed
+#               and counted apart (their number may not grow: CAP), each with its `//`
+#               justification like a branch. The containers' own questions (src/format/:
+#               how a container fetches its parts) are listed apart, not counted.
 set -euo pipefail
 check=0
 if [ "${1:-}" = "--check" ]; then
@@ -50,6 +52,12 @@ all_remote=$(code | grep -E '(IsRemotePath|IsUrlRoot)\(' |
 remote_hits=$(printf '%s\n' "$all_remote" | grep -v '^src/io/' | grep -v '^$' || true)
 seam_hits=$(printf '%s\n' "$all_remote" | grep '^src/io/' || true)
 capability_hits=$(code | grep -E 'Location::Of\(' | grep -v '^src/io/' || true)
+mapfile -t format_files < <(find src/format -type f \( -name '*.cc' -o -name '*.h' \) 2>/dev/null | sort)
+container_hits=""
+if [ "${#format_files[@]}" -gt 0 ]; then
+  container_hits=$(awk '{ sub(/\/\/.*/, ""); print FILENAME ":" FNR ":" $0 }' "${format_files[@]}" |
+    grep -E 'Location::Of\(' || true)
+fi
 
 count() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
 echo "== format branches (DatasetFormat::k… compared or switched on)"
@@ -58,6 +66,8 @@ echo "== remote branches (IsRemotePath calls)"
 [ -n "$remote_hits" ] && printf '%s\n' "$remote_hits" | sed -E 's/:[[:space:]]+/: /'
 echo "== capability questions (io::Location, counted apart)"
 [ -n "$capability_hits" ] && printf '%s\n' "$capability_hits" | sed -E 's/:[[:space:]]+/: /'
+echo "== capability questions of the containers (src/format/, not counted)"
+[ -n "$container_hits" ] && printf '%s\n' "$container_hits" | sed -E 's/:[[:space:]]+/: /'
 echo "== inside the io seam (src/io/, not counted)"
 [ -n "$seam_hits" ] && printf '%s\n' "$seam_hits" | sed -E 's/:[[:space:]]+/: /'
 total=$(($(count "$format_hits") + $(count "$remote_hits")))
@@ -66,15 +76,16 @@ echo "format: $(count "$format_hits")  remote: $(count "$remote_hits")  total: $
 [ "$check" = 1 ] || exit 0
 
 status=0
-# Each counted branch says why it is there: a // comment on its line or the two above.
+# Each counted branch and capability question says why it is there: a // comment on its
+# line or the two above.
 while IFS=: read -r file line _; do
   [ -n "$file" ] || continue
   from=$((line > 2 ? line - 2 : 1))
   if ! sed -n "${from},${line}p" "$file" | grep -q '//'; then
-    echo "lint_branches: $file:$line: a branch on the format or location without a // justification" >&2
+    echo "lint_branches: $file:$line: a branch on the format or location (or a capability question) without a // justification" >&2
     status=1
   fi
-done < <(printf '%s\n%s\n' "$format_hits" "$remote_hits")
+done < <(printf '%s\n%s\n%s\n' "$format_hits" "$remote_hits" "$capability_hits")
 if [ "$total" -gt "$max" ]; then
   echo "lint_branches: $total branches on the format or local vs remote outside src/format and src/io, more than $max (listed above)" >&2
   status=1

@@ -3,8 +3,8 @@
 // ValidateCollection), the pit schema's depth (TACOCAT opening), and the TACOLLECTION merge
 // of two such collections (pit counts, extents, field schemas; src/write/tacollection.cc).
 // The library boundary may turn a dependency's exception into a Status, never let it out.
+#include "format/folder/collection_levels.h"
 #include "fuzz_support.h"
-#include "read/remote_tacocat.h"
 #include "taco/model.h"
 #include "util/exception_guard.h"
 #include "util/json_text.h"
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   (void)util::GuardExceptions("COLLECTION.json", [&] { return ValidateCollection(*parsed); });
   (void)util::GuardExceptions("COLLECTION.json",
-                              [&] { return TacocatMaxDepth(std::string(first), "COLLECTION.json"); });
+                              [&] { return format::PitSchemaMaxDepth(std::string(first), "COLLECTION.json"); });
 
   auto other = second.empty() ? parsed : util::ParseJsonText(second, "other COLLECTION.json");
   if (!other.ok() || !parsed->is_object() || !other->is_object()) return 0;

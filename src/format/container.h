@@ -71,6 +71,11 @@ class Container {
   bool has_taco_header() const { return format_ == DatasetFormat::kZip; }
   // Samples are ZIP members with local headers, so whole reads can check their CRC-32.
   bool samples_have_crc() const { return format_ != DatasetFormat::kLegacy; }
+  // A sample is a named member of its container (a ZIP member whose local header names it,
+  // a file under DATA/), so a range can be checked against the name its row expects and a
+  // copy can find samples by name. False for the legacy BLOB: its footer ranges have no
+  // names (its conversion names the samples from the footers, legacy/from_legacy.cc).
+  bool members_have_names() const { return format_ != DatasetFormat::kLegacy; }
   // A level's rows come from several parts that each number their ids from 0: a child
   // matches its parent on internal:source_file too (TACOCAT, FORMAT §5.3).
   bool ids_local_to_source_file() const { return format_ == DatasetFormat::kTacocat; }

@@ -95,9 +95,8 @@ class RemoteContainer final : public ContainerReader {
     for (const auto& group : GroupRanges(plan.ranges)) {
       const ByteRange& first = plan.ranges[group.front()];
       const ByteRange& last = plan.ranges[group.back()];
-      const uint64_t start = first.offset - std::min(first.offset, plan.before);
-      const uint64_t end = std::min(size(), last.offset + last.length + plan.after);
-      wide.push_back({start, end - start});
+      const uint64_t end = std::min(size(), last.offset + last.length);
+      wide.push_back({first.offset, end - first.offset});
     }
     if (CacheServes(plan, wide)) {
       for (size_t i = 0; i < wide.size(); ++i) spans_.push_back({wide[i].offset, std::move(cached_->members[i])});

@@ -14,10 +14,10 @@
 //    `use_cache`, the object's version is asked first with io::VsiValidator (one request,
 //    which replaces the stat's) and a cache entry of that version serves its first bytes.
 // Prefetch(plan), remote only (coalescing + cache):
-//  * the ranges are grouped by the FORMAT §6.11 gap rule (GroupRanges); each group, widened
-//    by `before`/`after` bytes (clamped to the object), is ONE read of the base reader (an
-//    http read inside the read-ahead bytes costs nothing) and is kept in memory: later
-//    reads inside a group are served from it.
+//  * the ranges are grouped by the FORMAT §6.11 gap rule (GroupRanges); each group, from its
+//    first range's start to its last range's end, is ONE read of the base reader (an http
+//    read inside the read-ahead bytes costs nothing) and is kept in memory: later reads
+//    inside a group are served from it.
 //  * more than `max_bytes` in the ranges: Corruption "<name>: <what> N bytes of metadata,
 //    more than the M a remote dataset may fetch into memory".
 //  * `use_cache`: a disk-cache entry (io/cache.h, ZIP kind) of the live version whose first
@@ -58,8 +58,6 @@ struct ContainerOpenOptions {
 
 struct PrefetchPlan {
   std::vector<ByteRange> ranges;  // the metadata the open will read
-  uint64_t before = 0;            // bytes read with each group before its first range
-  uint64_t after = 0;             // ... and after its last range
   uint64_t validated_prefix = 0;  // the first bytes a cache entry must share with the live object
   uint64_t max_bytes = 0;         // the most the ranges may hold (0: no limit)
   std::string what;               // "the TACO_HEADER lists": the start of the max_bytes error

@@ -14,12 +14,20 @@
 //    waits for a round trip); a local open is not.
 // PathExists(path): a file or object is at `path` (local: stat(2); remote: its size is
 // learnt with one request, io FileSize()).
+// RealPaths(who, root, path): where `root` and `path` lead once symbolic links are resolved
+// (realpath(3)), for the checks that keep a dataset's files inside its directory; nullopt,
+// without any request, for a remote location (it has no symbolic links: a path is where
+// its text says). Errors: "<who>: cannot resolve '<root>': <why>" (NotFound) when `root`
+// cannot be resolved; "'<path>': <why>" (NotFound when it does not exist, else IOError).
 // Thread safety: plain values and a free function; safe from any thread.
 #ifndef TACO_SRC_IO_LOCATION_H_
 #define TACO_SRC_IO_LOCATION_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "taco/status.h"
 
 namespace taco::io {
 
@@ -38,6 +46,13 @@ class Location {
 };
 
 bool PathExists(const std::string& path);
+
+struct ResolvedPaths {
+  std::string root;
+  std::string path;
+};
+Result<std::optional<ResolvedPaths>> RealPaths(const std::string& who, const std::string& root,
+                                               const std::string& path);
 
 }  // namespace taco::io
 

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "format/container.h"
 #include "legacy/legacy_tree.h"
 #include "taco/convert.h"
 #include "taco/dataset.h"
@@ -275,7 +276,7 @@ Result<std::vector<std::string>> ConvertLegacy(const std::string& input, const s
   std::vector<std::string> local;
   std::vector<std::string>& n = notes ? *notes : local;
   Result<Taco> taco = Status::Internal("unset");
-  if (ds->legacy() != nullptr) {
+  if (!format::Container::For(ds->format()).members_have_names()) {  // a BLOB: samples named from its footers
     taco = LegacyToTaco(*ds, &n);
   } else {
     RebuildOptions rebuild;

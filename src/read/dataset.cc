@@ -13,6 +13,7 @@
 #include "format/zip/taco_header.h"
 #include "gdal/sample_raster.h"
 #include "io/container_reader.h"
+#include "io/location.h"
 #include "read/dataset_state.h"
 #include "read/legacy_open.h"
 #include "read/level_files.h"
@@ -44,6 +45,12 @@ Result<std::vector<Column>> Dataset::State::ColumnsOf(const std::string& relatio
   auto result = engine->Query("SELECT * FROM " + relation + " LIMIT 0");
   if (!result.ok()) return Prefixed(result.status());
   return std::move(result->columns);
+}
+
+bool Dataset::State::RootDecodesUrlEscapes() const {
+  // The one question of the opened dataset's location the views, the guards and the
+  // engine-free reader share (dataset_state.h).
+  return io::Location::Of(vsi_root).decodes_url_escapes();
 }
 
 Status Dataset::State::CheckLevel(int level) const {
@@ -208,9 +215,9 @@ Status OpenZip(Dataset::State& d, const OpenOptions& options) {
   return Status::OK();
 }
 
-// One path for local and remote FOLDER datasets: read/level_files.h decides how the files
-// are read (local: probed in place, symbolic links out of the dataset refused, as for the
-// sample files; remote: the levels COLLECTION.json names, in parallel, served from memory).
+// One path for local and remote FOLDER datasets (read/level_files.h; io/object_folder.h
+// decides how the files are fetched): symbolic links out of the dataset are refused, as for
+// the sample files.
 Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
   read::LevelFileSet set;
   set.owner = d.path;
@@ -219,8 +226,11 @@ Status OpenFolder(Dataset::State& d, const OpenOptions& options) {
   set.inside_root = d.vsi_root;
   set.what = "TACO folder dataset";
   set.check_collection_size = true;
+  set.parse_collection = [&d](const std::string& bytes) -> Status {
+    TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(bytes, d.path));
+    return Status::OK();
+  };
   TACO_ASSIGN_OR_RETURN(read::LevelFiles files, read::ReadLevelFiles(set, options.use_cache));
-  TACO_ASSIGN_OR_RETURN(d.collection, ParseCollection(files.collection, d.path));
   for (size_t i = 0; i < files.levels.size(); ++i) {
     TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(files.levels[i]), true));
   }

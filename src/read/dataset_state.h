@@ -71,6 +71,10 @@ struct Dataset::State {
   const format::Container* layout = &format::Container::For(DatasetFormat::kZip);
   std::string path;
   std::string vsi_root;
+  // True when a server reads the sample paths under vsi_root as URLs (a `/vsicurl/` or
+  // http(s) root, io/location.h decodes_url_escapes()): the path guards then refuse '%', '?'
+  // and '#' too, and the engine-free shortcuts that skip those guards are not taken.
+  bool RootDecodesUrlEscapes() const;
   nlohmann::ordered_json collection;
   std::vector<HeaderPair> header;
   RangeReaderPtr container;  // ZIP only (wrapped by OpenOptions::wrap_container)

@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "io/location.h"
 #include "read/dataset_state.h"
 #include "read/member_resolver.h"
 #include "read/path_safety.h"
@@ -40,7 +39,7 @@ const int64_t* Int64At(const Table& t, int column, size_t row) {
 Result<std::optional<Table>> DirectLevelRows(Dataset::State& s, bool raw) {
   const std::optional<Table> none;
   if (!s.layout->levels_are_stored_parquets() || s.concatenated ||
-      io::Location::Of(s.vsi_root).decodes_url_escapes()) {  // the URL id checks are the views'
+      s.RootDecodesUrlEscapes()) {  // the URL id checks are the views'
     return none;
   }
   const bool zip = s.layout->samples_are_zip_members();  // a ZIP (TACOCAT levels are not stored parquets)

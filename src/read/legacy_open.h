@@ -1,5 +1,8 @@
 // Dataset::Open for the legacy BLOB formats (Tortilla 0.5 / TACO v1, spec/LEGACY.md): the
-// backend that presents footers as level tables (see taco/legacy.h for the columns).
+// backend that presents footers as level tables (see taco/legacy.h for the columns). The
+// container's bytes (parts, footers, chained footers, nested tortillas) and the footer rows'
+// presentation are format/legacy/legacy_container.h; here the footers are decoded with the
+// engine and become the level tables.
 //
 // Contract:
 //  * Opening any part of a multi-part set opens the whole set: siblings are named from the

@@ -1,11 +1,14 @@
 // ReadLevelFiles(): see level_files.h.
 #include "read/level_files.h"
 
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "format/folder/collection_levels.h"
+#include "io/object_folder.h"
 #include "read/path_safety.h"
-#include "read/remote_tacocat.h"
 #include "util/limits.h"
 
 namespace taco::read {
@@ -15,16 +18,9 @@ constexpr int kMaxLevels = 6;  // level0..level5
 
 std::string LevelName(int level) { return "level" + std::to_string(level) + ".parquet"; }
 
-Result<LevelFiles> FromRemote(RemoteLevelFiles remote) {
-  LevelFiles out;
-  out.collection = std::move(remote.collection);
-  for (size_t i = 0; i < remote.levels.size(); ++i) {
-    out.levels.push_back(MemoryReader(std::move(remote.levels[i]), std::move(remote.level_names[i])));
-  }
-  return out;
-}
+}  // namespace
 
-Result<LevelFiles> ReadLocal(const LevelFileSet& files) {
+Result<LevelFiles> ReadLevelFiles(const LevelFileSet& files, bool use_cache) {
   auto missing = [&](const std::string& rel) {
     const std::string shown = files.name_dir ? files.dir + "/" + rel : rel;
     return Status::NotFound(files.owner + ": not a " + files.what + ": " + shown + " is missing");
@@ -33,21 +29,42 @@ Result<LevelFiles> ReadLocal(const LevelFileSet& files) {
     Status st = CheckInsideRoot(files.owner, files.inside_root, file);
     return st.code() == StatusCode::kInvalidArgument ? st : Status::OK();  // missing: reported by the caller
   };
+  io::FolderOpenOptions how;
+  how.use_cache = use_cache;
+  TACO_ASSIGN_OR_RETURN(std::unique_ptr<io::ObjectFolder> folder, io::OpenObjectFolder(files.dir, how));
+
   LevelFiles out;
-  const std::string collection_file = files.dir + "/COLLECTION.json";
-  TACO_RETURN_IF_ERROR(inside(collection_file));
-  auto collection = OpenRangeReader(collection_file);
-  if (!collection.ok()) return missing("COLLECTION.json");
+  const std::string collection_name = "COLLECTION.json";
+  TACO_RETURN_IF_ERROR(inside(folder->PathOf(collection_name)));
+  auto collection = folder->Open(collection_name);
+  if (!collection.ok()) {
+    if (collection.status().code() == StatusCode::kNotFound) return missing(collection_name);
+    return collection.status();
+  }
   const uint64_t size = (*collection)->size();
   if (files.check_collection_size && size > util::kMaxCollectionJsonBytes) {
     return Status::Corruption(files.owner + ": COLLECTION.json is " + std::to_string(size) + " bytes, more than the " +
                               std::to_string(util::kMaxCollectionJsonBytes) + " allowed");
   }
   TACO_ASSIGN_OR_RETURN(out.collection, (*collection)->ReadAll());
+  if (files.parse_collection) TACO_RETURN_IF_ERROR(files.parse_collection(out.collection));
+
+  // The levels COLLECTION.json names, fetched together where fetching costs a request.
+  const std::string collection_path = folder->PathOf(collection_name);
+  TACO_ASSIGN_OR_RETURN(const int max_depth, format::PitSchemaMaxDepth(out.collection, collection_path));
+  std::vector<std::string> named;
+  for (int i = 0; i <= max_depth; ++i) named.push_back(files.level_dir + LevelName(i));
+  Status declared = folder->Declare(named);
+  if (!declared.ok()) {
+    if (declared.code() != StatusCode::kNotFound) return declared;
+    return Status::NotFound(declared.message() + " (taco:pit_schema in " + collection_path + " names levels 0.." +
+                            std::to_string(max_depth) + ")");
+  }
+
   for (int i = 0; i < kMaxLevels; ++i) {
     const std::string rel = files.level_dir + LevelName(i);
-    TACO_RETURN_IF_ERROR(inside(files.dir + "/" + rel));
-    auto level = OpenRangeReader(files.dir + "/" + rel);
+    TACO_RETURN_IF_ERROR(inside(folder->PathOf(rel)));
+    auto level = folder->Open(rel);
     if (!level.ok()) {
       if (i == 0) return missing(rel);
       break;
@@ -55,19 +72,6 @@ Result<LevelFiles> ReadLocal(const LevelFileSet& files) {
     out.levels.push_back(std::move(*level));
   }
   return out;
-}
-
-}  // namespace
-
-Result<LevelFiles> ReadLevelFiles(const LevelFileSet& files, bool use_cache) {
-  // The one local/remote branch of the folder-shaped opens: a remote directory cannot be
-  // listed, so its levels come from COLLECTION.json (level_files.h).
-  if (IsRemotePath(files.dir)) {
-    TACO_ASSIGN_OR_RETURN(RemoteLevelFiles remote, files.tacocat ? FetchRemoteTacocatFolder(files.dir, use_cache)
-                                                                 : FetchRemoteFolderDataset(files.dir, use_cache));
-    return FromRemote(std::move(remote));
-  }
-  return ReadLocal(files);
 }
 
 }  // namespace taco::read

@@ -2,21 +2,24 @@
 // METADATA/level{i}.parquet; a `.tacocat/` folder: COLLECTION.json and level{i}.parquet),
 // read for the open of either, the same way whatever the location.
 //
-// ReadLevelFiles(files, use_cache) is the one place that decides how they are read:
-//  * a local directory is probed: COLLECTION.json, then level0, level1, ... up to level5,
-//    the first missing level ending the list; a file reached through a symbolic link that
-//    leaves `files.inside_root` is refused (read/path_safety.h CheckInsideRoot); with
-//    `check_collection_size`, a COLLECTION.json above util::kMaxCollectionJsonBytes is
-//    refused before it is read. The levels are read in place.
-//  * a remote directory cannot be listed or probed without a request per name: its levels
-//    are the ones COLLECTION.json's pit_schema names, fetched in parallel with the disk cache
-//    (read/remote_tacocat.h) and served from memory.
+// ReadLevelFiles(files, use_cache): one path for a local and a remote directory; the folder
+// reader (io/object_folder.h) decides how the files are fetched:
+//  * COLLECTION.json is read (with `check_collection_size`, one above
+//    util::kMaxCollectionJsonBytes is refused before it is read) and handed to
+//    `parse_collection` (whose error is returned as it is); the levels its pit_schema
+//    names (format/folder/collection_levels.h) are declared to the folder (remote: fetched in
+//    parallel with the disk cache, `use_cache`; a named level that is not there is NotFound
+//    naming its URL and the pit_schema); then level0, level1, ... up to level5 are opened,
+//    the first absent one ending the list (a remote folder holds only what was declared).
+//  * a file reached through a symbolic link that leaves `files.inside_root` is refused
+//    (read/path_safety.h CheckInsideRoot; a remote location has no symbolic links).
 // Errors (NotFound) name `owner` and the missing file: "<owner>: not a <what>: <shown> is
 // missing", <shown> being the file's path relative to `dir`, prefixed by `dir/` when
 // `name_dir` is set.
 #ifndef TACO_READ_LEVEL_FILES_H_
 #define TACO_READ_LEVEL_FILES_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,7 +35,7 @@ struct LevelFileSet {
   std::string what;         // "TACO folder dataset" or "TACOCAT"
   bool name_dir = false;
   bool check_collection_size = false;
-  bool tacocat = false;  // remote: the `.tacocat/` cache layout, else the FOLDER one
+  std::function<Status(const std::string& bytes)> parse_collection;  // called before the levels are read
 };
 
 struct LevelFiles {

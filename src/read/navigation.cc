@@ -55,7 +55,7 @@ Status CheckSamplePath(const Dataset::State& s, const std::string& gdal_path) {
 }
 
 zip::MemberName ExpectedMember(const Dataset::State& s, const Node& node) {
-  if (s.legacy != nullptr) return zip::MemberName::None();  // BLOB ranges have no member names
+  if (!s.layout->members_have_names()) return zip::MemberName::None();  // BLOB ranges have no member names
   const std::string meta = node.is_file() ? "" : "/__meta__";
   const int c = node.row.FindColumn(kArchivePath);
   if (c >= 0 && node.row.num_rows() == 1) {
@@ -143,7 +143,8 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   Column vsi{std::string(kGdalVsi), DataType::String(), {}};
   const Column& ids = children.column("id");
   const Column& types = children.column("type");
-  // Children's ids and ranges are untrusted like every other metadata (read/path_safety.h).
+  // Children's ids and ranges are untrusted like every other metadata (read/path_safety.h);
+  // asked of the sample's own root, as a concat's sources may lie in different locations.
   const bool url = io::Location::Of(ref ? ref->root : meta_path).decodes_url_escapes();
   int64_t limit = -1;
   if (ref) {
@@ -236,7 +237,8 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
 // read (ReadBytes/StreamBytes), not when its path is handed out.
 Status CheckLocalMember(const Dataset::State& s, const Node& node) {
   const std::optional<VsiSubfile> ref = ParseVsiSubfile(node.gdal_path);
-  if (!ref || s.legacy != nullptr || !io::Location::Of(ref->root).is_local_filesystem()) {
+  // The container's own location (a concat holds sources of several): free only locally.
+  if (!ref || !s.layout->members_have_names() || !io::Location::Of(ref->root).is_local_filesystem()) {
     return Status::OK();  // remotely the read would cost a request: checked when the bytes are read
   }
   auto open = s.containers.find(ref->root);

@@ -1,10 +1,7 @@
 // Implementation of path_safety.h.
 #include "read/path_safety.h"
 
-#include <cerrno>
-#include <climits>
-#include <cstdlib>
-#include <cstring>
+#include <optional>
 #include <string>
 
 #include "io/location.h"
@@ -102,20 +99,10 @@ Status Refused(const std::string& dataset, const std::string& problem) {
 }
 
 Status CheckInsideRoot(const std::string& dataset, const std::string& root, const std::string& path) {
-  // Only a local file system has symbolic links; a remote path is inside by its text.
-  if (!io::Location::Of(path).is_local_filesystem()) return Status::OK();
-  char real_root[PATH_MAX];
-  char real_path[PATH_MAX];
-  if (::realpath(root.c_str(), real_root) == nullptr) {
-    return Status::NotFound(dataset + ": cannot resolve '" + root + "': " + std::strerror(errno));
-  }
-  if (::realpath(path.c_str(), real_path) == nullptr) {
-    const int err = errno;
-    const std::string msg = "'" + path + "': " + std::strerror(err);
-    return err == ENOENT ? Status::NotFound(msg) : Status::IOError(msg);
-  }
-  const std::string r = real_root;
-  const std::string p = real_path;
+  TACO_ASSIGN_OR_RETURN(std::optional<io::ResolvedPaths> real, io::RealPaths(dataset, root, path));
+  if (!real) return Status::OK();  // no symbolic links there: a path is inside by its text
+  const std::string& r = real->root;
+  const std::string& p = real->path;
   if (p.size() > r.size() && p.compare(0, r.size(), r) == 0 && (r == "/" || p[r.size()] == '/')) return Status::OK();
   return Refused(dataset, "'" + path + "' resolves to '" + p + "', outside the dataset directory '" + r +
                               "' (a symbolic link leads out of it)");

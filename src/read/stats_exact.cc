@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "format/container.h"
 #include "format/zip/stored_member.h"
 #include "gdal/gdal_util.h"
 #include "gdal/sample_raster.h"
@@ -99,7 +100,9 @@ BandStats Continuous(Accumulator& acc) {
 Status CheckMember(const Dataset& ds, const std::string& path, const std::string& member,
                    std::map<std::string, RangeReaderPtr>* containers) {
   const std::optional<VsiSubfile> ref = ParseVsiSubfile(path);
-  if (!ref || member.empty() || ds.legacy() != nullptr) return Status::OK();  // FOLDER paths; BLOB ranges have no names
+  if (!ref || member.empty() || !format::Container::For(ds.format()).members_have_names()) {
+    return Status::OK();  // FOLDER paths are files; BLOB ranges have no names
+  }
   RangeReaderPtr& reader = (*containers)[ref->root];
   if (reader == nullptr) {
     TACO_ASSIGN_OR_RETURN(reader, OpenRangeReader(ref->root));

@@ -114,9 +114,9 @@ Status OpenSingleFile(Dataset::State& d, const std::string& file, bool use_cache
   return Status::OK();
 }
 
-// One path for a local and a remote `.tacocat/` folder (read/level_files.h decides how its
-// files are read). Index files that leave the dataset's directory through a symbolic link
-// are refused, as a FOLDER dataset's are (read/path_safety.h).
+// One path for a local and a remote `.tacocat/` folder (read/level_files.h; the folder
+// reader of io/object_folder.h decides how its files are fetched). Index files that leave the dataset's directory
+// through a symbolic link are refused, as a FOLDER dataset's are (read/path_safety.h).
 Status OpenFolder(Dataset::State& d, const std::string& dir, bool use_cache) {
   LevelFileSet set;
   set.owner = d.path;
@@ -124,9 +124,8 @@ Status OpenFolder(Dataset::State& d, const std::string& dir, bool use_cache) {
   set.inside_root = ParentOf(dir);
   set.what = "TACOCAT";
   set.name_dir = true;
-  set.tacocat = true;
+  set.parse_collection = [&d](const std::string& bytes) { return ParseCollectionInto(d, bytes); };
   TACO_ASSIGN_OR_RETURN(LevelFiles files, ReadLevelFiles(set, use_cache));
-  TACO_RETURN_IF_ERROR(ParseCollectionInto(d, files.collection));
   for (size_t i = 0; i < files.levels.size(); ++i) {
     TACO_RETURN_IF_ERROR(AddLevel(d, static_cast<int>(i), std::move(files.levels[i])));
   }

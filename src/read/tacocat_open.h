@@ -2,9 +2,10 @@
 // `__TACOCAT__` file. Called by Dataset::Open for a TACOCAT.
 //
 // Contract: fills `state` (collection, levelN_table views over the level Parquets, num_levels).
-// Local files: the level Parquets are read in place. Remote paths (IsRemotePath): the
-// metadata is fetched up front with parallel requests and the disk cache
-// (read/remote_tacocat.h, honouring OpenOptions::use_cache) and served from memory.
+// One open for local and remote locations: a `__TACOCAT__` file is read through
+// io/container_reader.h, a `.tacocat/` folder through io/object_folder.h (read/level_files.h),
+// which decide how the bytes come (local: in place; remote: few parallel requests and the
+// disk cache, honouring OpenOptions::use_cache, served from memory).
 // Sets state.vsi_root to the directory holding the source ZIPs
 // (without trailing slash): OpenOptions::base_path (as ToVsiPath) when given, else
 // $TACO_BASE_PATH when set, else the directory that holds `.tacocat` / `__TACOCAT__`. Sample paths are then

@@ -5,7 +5,6 @@
 #include <set>
 #include <string>
 
-#include "io/location.h"
 #include "read/dataset_state.h"
 #include "read/member_resolver.h"
 #include "read/path_safety.h"
@@ -45,7 +44,7 @@ bool IsHiddenColumn(std::string_view name) {
 // relative paths and source files that could leave the dataset, and byte ranges outside the
 // container, make the query fail instead of producing a path.
 std::string GdalVsiExpression(const Dataset::State& s, int level) {
-  const std::string url = io::Location::Of(s.vsi_root).decodes_url_escapes() ? "true" : "false";
+  const std::string url = s.RootDecodesUrlEscapes() ? "true" : "false";
   const std::string checked_id = std::string(read::kCheckedId) + "(id, " + url + ")";
   auto range = [&](int64_t limit) {
     return std::string(read::kCheckedRange) + "(\"internal:offset\", \"internal:size\", " + std::to_string(limit) + ")";
@@ -91,8 +90,8 @@ namespace {
 // local ZIP and TACOCAT datasets (a remote ZIP's members are checked when read).
 bool ResolvesMembers(const Dataset::State& s) {
   const bool one_container = s.layout->sample_address() == format::SampleAddress::kContainerRange;
-  return s.layout->samples_are_zip_members() && !s.concatenated &&
-         !io::Location::Of(s.vsi_root).decodes_url_escapes() && (!one_container || s.container != nullptr);
+  return s.layout->samples_are_zip_members() && !s.concatenated && !s.RootDecodesUrlEscapes() &&
+         (!one_container || s.container != nullptr);
 }
 
 // `levelN` over `levelN_table` with its byte ranges looked up by archive path (FORMAT §1.5):

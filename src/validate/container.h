@@ -70,6 +70,7 @@ class ZipContainer final : public Container {
   std::optional<MemberRange> Find(const std::string& archive_path) const override;
   Result<RangeReaderPtr> OpenMember(const std::string& archive_path) const override;
   std::vector<std::string> Members() const override;
+  // A ZIP's bytes cost a request each unless it is on a local disk.
   bool local() const override { return io::Location::Of(path_).is_local_filesystem(); }
 
   const RangeReaderPtr& reader() const { return reader_; }

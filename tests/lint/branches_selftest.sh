@@ -4,7 +4,7 @@
 #  * the copy as it is passes with the ceilings of tests/CMakeLists.txt (MAX CAP below);
 #  * a planted, commented local/remote branch that brings the total above MAX fails;
 #  * a planted branch without a // justification fails even under the ceiling;
-#  * a planted io::Location question above CAP fails.
+#  * a planted io::Location question above CAP fails, and one without a // justification.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 max="${1:?MAX}"
@@ -58,4 +58,7 @@ fresh
   echo '}'
 } > "$planted"
 expect 1 "capability questions above their ceiling" "capability questions, more than $cap" check
+fresh
+printf 'namespace taco {\n\n\nbool Bare(const std::string& p) { return io::Location::Of(p).is_local_filesystem(); }\n}\n' > "$planted"
+expect 1 "a capability question without a justification" "without a // justification" check
 exit $fail

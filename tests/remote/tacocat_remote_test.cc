@@ -1,4 +1,4 @@
-// Remote TACOCAT reads (read/remote_tacocat.h) against nginx and the fault server: request
+// Remote TACOCAT reads (io/object_folder.h, io/container_reader.h) against nginx and the fault server: request
 // budgets, parallel level fetches, same answers as local, the disk cache, and s3:// through
 // GDAL (ZIP and TACOCAT, with the cache).
 #include <cpl_conv.h>
@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "read/remote_tacocat.h"
+#include "format/folder/collection_levels.h"
 #include "remote_env.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
@@ -91,19 +91,21 @@ class TacocatRemoteTest : public RemoteTest {
 // ---- unit: the level count from COLLECTION.json -------------------------------------------
 
 TEST(TacocatMaxDepthTest, LargestHierarchyKeyElseZero) {
-  EXPECT_EQ(*TacocatMaxDepth(R"({"taco:pit_schema": {"root": {"n": 2, "type": "FOLDER"},
+  EXPECT_EQ(*format::PitSchemaMaxDepth(R"({"taco:pit_schema": {"root": {"n": 2, "type": "FOLDER"},
       "hierarchy": {"1": [], "2": []}}})",
-                             "c"),
+                                       "c"),
             2);
-  EXPECT_EQ(*TacocatMaxDepth(R"({"taco:pit_schema": {"root": {"n": 2, "type": "FILE"}, "hierarchy": {}}})", "c"), 0);
-  EXPECT_EQ(*TacocatMaxDepth(R"({"id": "x"})", "c"), 0);
-  EXPECT_EQ(*TacocatMaxDepth(R"({"taco:pit_schema": {"hierarchy": {"2": [], "1": []}}})", "c"), 2);
-  auto bad = TacocatMaxDepth(R"({"taco:pit_schema": {"hierarchy": {"one": []}}})", "c.json");
+  EXPECT_EQ(
+      *format::PitSchemaMaxDepth(R"({"taco:pit_schema": {"root": {"n": 2, "type": "FILE"}, "hierarchy": {}}})", "c"),
+      0);
+  EXPECT_EQ(*format::PitSchemaMaxDepth(R"({"id": "x"})", "c"), 0);
+  EXPECT_EQ(*format::PitSchemaMaxDepth(R"({"taco:pit_schema": {"hierarchy": {"2": [], "1": []}}})", "c"), 2);
+  auto bad = format::PitSchemaMaxDepth(R"({"taco:pit_schema": {"hierarchy": {"one": []}}})", "c.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("c.json"), std::string::npos);
-  EXPECT_FALSE(TacocatMaxDepth(R"({"taco:pit_schema": {"hierarchy": {"6": []}}})", "c").ok());
-  EXPECT_FALSE(TacocatMaxDepth("[1, 2]", "c").ok());
-  EXPECT_FALSE(TacocatMaxDepth("{not json", "c").ok());
+  EXPECT_FALSE(format::PitSchemaMaxDepth(R"({"taco:pit_schema": {"hierarchy": {"6": []}}})", "c").ok());
+  EXPECT_FALSE(format::PitSchemaMaxDepth("[1, 2]", "c").ok());
+  EXPECT_FALSE(format::PitSchemaMaxDepth("{not json", "c").ok());
 }
 
 // ---- request budget -----------------------------------------------------------------------
