@@ -32,6 +32,7 @@
 namespace taco {
 namespace read {
 class MemberResolver;
+struct PartLevelRows;
 }  // namespace read
 
 inline constexpr std::string_view kPaddingPrefix = "__TACOPAD__";
@@ -125,11 +126,11 @@ struct Dataset::State {
   static constexpr uint64_t kMaxPrefetchBytes = uint64_t{64} << 20;
   mutable std::mutex prefetch_mu;
   mutable std::vector<PrefetchedRun> prefetched;
-  // navigation.cc: per (stored level >= 1, TACOCAT part), whether that level's rows of the part
-  // can stand in for its FOLDERs' `__meta__` (their parents come in archive-path order, so the
-  // stored ranges are not tacotoolbox's shifted ones). Filled on first use; guarded by the mutex.
+  // navigation.cc: per (stored level >= 1, TACOCAT part), that level's rows of the part shaped
+  // as its FOLDERs' `__meta__` and indexed by parent, made on first use; null when they cannot
+  // stand in for the `__meta__` (navigation.cc says when). Guarded by consolidated_mu.
   std::mutex consolidated_mu;
-  std::map<std::pair<int, std::string>, bool> consolidated_ranges_ok;
+  std::map<std::pair<int, std::string>, std::shared_ptr<const read::PartLevelRows>> part_levels;
 
   // "<prefix>_<8 hex digits>", never returned twice.
   std::string NewName(std::string_view prefix);

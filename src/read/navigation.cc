@@ -65,6 +65,13 @@ zip::MemberName ExpectedMember(const Dataset::State& s, const Node& node) {
   return zip::MemberName::LastPart(node.id + meta);
 }
 
+// One TACOCAT part's rows of one stored level >= 1 for navigation (navigation.cc PartLevel).
+struct PartLevelRows {
+  Table rows;                                                  // shaped as a ZIP `__meta__`
+  std::vector<int64_t> current_ids;                            // internal:current_id (index = row)
+  std::unordered_map<int64_t, std::vector<size_t>> by_parent;  // internal:parent_id → rows, in order
+};
+
 }  // namespace read
 
 using read::CheckSamplePath;
@@ -133,48 +140,106 @@ struct Children {
   std::vector<int64_t> current_ids;
 };
 
-// Whether level `child_level`'s stored rows of TACOCAT part `source` can stand in for the
-// `__meta__` of their parents. tacotoolbox writes a ZIP's levels >= 1 with their offsets
-// glued positionally from the `__meta__` tables taken in sorted folder-path order (FORMAT
-// §1.5 step 5), and a TACOCAT copies them unchanged: they are the members' only when the
-// part's parent FOLDERs come in archive-path order in level `child_level - 1` (then the two
-// orders agree). Our writer looks every offset up by path, but the rows do not say who wrote
-// them, so the order is checked for every part (one query over the in-memory levels, once
-// per level and part). False also when the columns the check needs are missing.
-bool PartRangesInPathOrder(Dataset::State& s, int child_level, const std::string& source) {
+// The archive path of the parent of a level >= 1 row from its internal:relative_path
+// ("r0/m0/" → "r0/", "r0/m0/f1" → "r0/m0/"); nullopt when the path has no parent part.
+std::optional<std::string_view> ParentPath(std::string_view relative_path) {
+  if (!relative_path.empty() && relative_path.back() == '/') relative_path.remove_suffix(1);
+  const size_t slash = relative_path.rfind('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  return relative_path.substr(0, slash + 1);
+}
+
+// Whether the stored ranges of `rows` (one part's rows of a level >= 1, in internal:current_id
+// order) can stand in for the `__meta__` of their parents. tacotoolbox writes a ZIP's levels
+// >= 1 with their offsets glued positionally from the `__meta__` tables taken in sorted
+// folder-path order (FORMAT §1.5 step 5), and a TACOCAT copies them unchanged: they are the
+// members' only when the part's parents come in archive-path order (then the two orders
+// agree). Our writer looks every offset up by path, but the rows do not say who wrote them,
+// so the order is checked for every part: the parents' paths (from internal:relative_path)
+// strictly increase from one parent's rows to the next (byte order = Python's sorted() of
+// str) and are the same within one parent's rows. False when a path is missing.
+bool RangesInPathOrder(const Table& rows, int parent_column) {
+  const int relative = rows.FindColumn("internal:relative_path");
+  if (relative < 0) return false;
+  const std::vector<Value>& paths = rows.columns[static_cast<size_t>(relative)].values;
+  const std::vector<Value>& parents = rows.columns[static_cast<size_t>(parent_column)].values;
+  std::optional<std::string_view> previous;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!paths[i].is<std::string>()) return false;
+    const std::optional<std::string_view> path = ParentPath(paths[i].get<std::string>());
+    if (!path) return false;
+    const bool same_parent = i > 0 && parents[i] == parents[i - 1];
+    if (same_parent ? *path != *previous : previous && !(*previous < *path)) return false;
+    previous = path;
+  }
+  return true;
+}
+
+// At most this many rows of one part at one level are indexed for navigation (as many as
+// Dataset::Read keeps of a view); a bigger part's FOLDERs read their `__meta__`.
+constexpr int64_t kMaxIndexedRows = 1000000;
+
+// One part's rows of a level >= 1 (`rows`: all the level's columns, in internal:current_id
+// order) shaped as a ZIP `__meta__` (the visible columns in the level's order, then
+// internal:offset, internal:size) and indexed by internal:parent_id; null when they cannot
+// stand in for the `__meta__` (RangesInPathOrder, a missing column, a null current or
+// parent id).
+std::shared_ptr<const read::PartLevelRows> MakePartLevel(Table rows) {
+  const int current = rows.FindColumn(kCurrentId), parent = rows.FindColumn(kParentId);
+  if (current < 0 || parent < 0 || !RangesInPathOrder(rows, parent)) return nullptr;
+  auto out = std::make_shared<read::PartLevelRows>();
+  const std::vector<Value>& currents = rows.columns[static_cast<size_t>(current)].values;
+  const std::vector<Value>& parents = rows.columns[static_cast<size_t>(parent)].values;
+  out->current_ids.reserve(currents.size());
+  for (size_t i = 0; i < currents.size(); ++i) {
+    if (!currents[i].is<int64_t>() || !parents[i].is<int64_t>()) return nullptr;
+    out->current_ids.push_back(currents[i].get<int64_t>());
+    out->by_parent[parents[i].get<int64_t>()].push_back(i);
+  }
+  std::optional<Column> offset, size;
+  for (Column& c : rows.columns) {
+    if (c.name == "internal:offset") {
+      offset = std::move(c);
+    } else if (c.name == "internal:size") {
+      size = std::move(c);
+    } else if (c.name.compare(0, kInternalPrefix.size(), kInternalPrefix) != 0) {
+      out->rows.columns.push_back(std::move(c));
+    }
+  }
+  if (!offset || !size) return nullptr;
+  out->rows.columns.push_back(std::move(*offset));
+  out->rows.columns.push_back(std::move(*size));
+  return out;
+}
+
+// The PartLevelRows of (level, part), made on the first navigation into the part's FOLDERs at
+// the level above: one query, whose filter on internal:source_file the Parquet statistics
+// keep to the part's row groups (indexing the whole level at once cost more for a single
+// navigation: every part's rows, decoded and copied). Null when they cannot stand in for the
+// part's `__meta__` (MakePartLevel), more than kMaxIndexedRows, or a failed query.
+std::shared_ptr<const read::PartLevelRows> PartLevel(Dataset::State& s, int child_level, const std::string& source) {
   const std::pair<int, std::string> key{child_level, source};
   {
     std::lock_guard<std::mutex> lock(s.consolidated_mu);
-    if (auto it = s.consolidated_ranges_ok.find(key); it != s.consolidated_ranges_ok.end()) return it->second;
+    if (auto it = s.part_levels.find(key); it != s.part_levels.end()) return it->second;
   }
-  const int parent_level = child_level - 1;
-  const std::string path = parent_level == 0 ? "id || '/'" : QuoteIdentifier("internal:relative_path");
-  const std::string part = QuoteIdentifier(kSourceFile) + " = " + QuoteString(source);
-  auto parents = s.engine->Query("SELECT " + path + " FROM level" + std::to_string(parent_level) + "_table WHERE " +
-                                 part + " AND " + QuoteIdentifier(kCurrentId) + " IN (SELECT " +
-                                 QuoteIdentifier(kParentId) + " FROM level" + std::to_string(child_level) +
-                                 "_table WHERE " + part + ") ORDER BY " + QuoteIdentifier(kCurrentId));
-  bool ok = parents.ok() && parents->columns.size() == 1;
-  for (size_t i = 0; ok && i < parents->num_rows(); ++i) {
-    const Value& v = parents->columns[0].values[i];
-    // Strictly increasing in byte order (Python's sorted() of str: code points = UTF-8 bytes).
-    ok = v.is<std::string>() && (i == 0 || parents->columns[0].values[i - 1].get<std::string>() < v.get<std::string>());
-  }
+  auto rows = s.engine->Query("SELECT * FROM level" + std::to_string(child_level) + "_table WHERE " +
+                              QuoteIdentifier(kSourceFile) + " = " + QuoteString(source) + " ORDER BY " +
+                              QuoteIdentifier(kCurrentId) + " LIMIT " + std::to_string(kMaxIndexedRows + 1));
+  std::shared_ptr<const read::PartLevelRows> loaded;
+  if (rows.ok() && rows->num_rows() <= static_cast<uint64_t>(kMaxIndexedRows)) loaded = MakePartLevel(std::move(*rows));
   std::lock_guard<std::mutex> lock(s.consolidated_mu);
-  s.consolidated_ranges_ok[key] = ok;
-  return ok;
+  return s.part_levels.emplace(key, std::move(loaded)).first->second;  // another thread's if it came first
 }
 
 // The children of a TACOCAT FOLDER from the consolidated level below it (issue 28): the rows
 // of level `level + 1` whose internal:parent_id is the folder's internal:current_id in the
-// same part, in internal:current_id order (the `__meta__` order, FORMAT §3.3), with the
-// columns a ZIP `__meta__` has (the visible ones in the level's order, then
-// internal:offset, internal:size). No read at all, locally or remotely: the levels are in
-// memory since the dataset was opened. nullopt when the level cannot answer — no such level
-// (a TACOCAT whose levels stop above this folder), a row whose part or current_id is not
-// known, a folder path that is not the part's, a part whose stored ranges may be
-// tacotoolbox's shifted ones (PartRangesInPathOrder), more children than a `__meta__` may
-// hold, or a failed query — and the caller reads the `__meta__` as before.
+// same part (PartLevel). No read at all, locally or remotely: the levels are in memory since
+// the dataset was opened; the part's rows are indexed on the first navigation into it. nullopt
+// when the level cannot answer — no such level (a TACOCAT whose levels stop above this
+// folder, or an older one without the level), a row whose part or current_id is not known, a
+// folder path that is not the part's, a folder without rows there, or PartLevel's reasons —
+// and the caller reads the `__meta__` as before.
 // One difference remains by construction: a level's columns are the union over all its
 // folders, so a folder whose `__meta__` lacks a column another folder's children have gets
 // that column (null) here.
@@ -186,33 +251,19 @@ std::optional<Children> ConsolidatedChildren(const Frame::Context& ctx, int leve
     return std::nullopt;
   }
   if (!EndsWith(ref.root, "/" + part->source_file)) return std::nullopt;  // the folder lies in another file
-  if (!PartRangesInPathOrder(s, level + 1, part->source_file)) return std::nullopt;
-  auto rows = s.engine->Query("SELECT * FROM level" + std::to_string(level + 1) + "_table WHERE " +
-                              QuoteIdentifier(kSourceFile) + " = " + QuoteString(part->source_file) + " AND " +
-                              QuoteIdentifier(kParentId) + " = " + std::to_string(part->current_id) + " ORDER BY " +
-                              QuoteIdentifier(kCurrentId) + " LIMIT " + std::to_string(util::kMaxFolderChildren + 1));
-  if (!rows.ok() || rows->num_rows() > util::kMaxFolderChildren) return std::nullopt;
-  const int current = rows->FindColumn(kCurrentId);
-  if (current < 0) return std::nullopt;
+  std::shared_ptr<const read::PartLevelRows> rows = PartLevel(s, level + 1, part->source_file);
+  if (rows == nullptr) return std::nullopt;
+  auto found = rows->by_parent.find(part->current_id);
+  if (found == rows->by_parent.end()) return std::nullopt;
   Children out;
   out.source_file = part->source_file;
-  for (const Value& v : rows->columns[static_cast<size_t>(current)].values) {
-    if (!v.is<int64_t>()) return std::nullopt;
-    out.current_ids.push_back(v.get<int64_t>());
+  for (const Column& c : rows->rows.columns) {
+    Column picked{c.name, c.type, {}};
+    picked.values.reserve(found->second.size());
+    for (size_t i : found->second) picked.values.push_back(c.values[i]);
+    out.rows.columns.push_back(std::move(picked));
   }
-  std::optional<Column> offset, size;
-  for (Column& c : rows->columns) {
-    if (c.name == "internal:offset") {
-      offset = std::move(c);
-    } else if (c.name == "internal:size") {
-      size = std::move(c);
-    } else if (c.name.compare(0, kInternalPrefix.size(), kInternalPrefix) != 0) {
-      out.rows.columns.push_back(std::move(c));
-    }
-  }
-  if (!offset || !size) return std::nullopt;
-  out.rows.columns.push_back(std::move(*offset));
-  out.rows.columns.push_back(std::move(*size));
+  for (size_t i : found->second) out.current_ids.push_back(rows->current_ids[i]);
   return out;
 }
 
