@@ -471,9 +471,7 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
   const std::optional<PartRow> part = level_known ? PartRowOf(*ctx, rows, i) : std::nullopt;
   auto children = ReadChildren(*ctx, node.row, level, node, part);
   if (!children.ok()) return children.status().WithPrefix("sample '" + node.id + "'");
-  auto child_ctx = std::make_shared<Frame::Context>();
-  child_ctx->state = ctx->state;
-  child_ctx->filtered = ctx->filtered;
+  auto child_ctx = std::make_shared<Frame::Context>(*ctx);
   child_ctx->archive_dir = archive_path.empty() ? "" : archive_path + "/";
   child_ctx->source_file = std::move(children->source_file);
   child_ctx->current_ids = std::move(children->current_ids);
