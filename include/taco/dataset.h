@@ -201,13 +201,13 @@ struct Node {
   bool is_file() const { return type == "FILE"; }
 };
 
-// Rows one level below a FOLDER sample, read from its `__meta__` (ZIP: one byte-range read;
-// FOLDER: the `DATA/<path>/__meta__` file). When a cascading filter covers this level, only
-// surviving children are kept (and `internal:current_id`/`internal:parent_id` come from the
-// filtered level). Each row has `internal:gdal_vsi`: ZIP `/vsisubfile/<offset>_<size>,<root>`
-// from the `__meta__` offsets (never the consolidated levels'), FOLDER `<folder>/<id>` for a
-// FILE and `<folder>/<id>/__meta__` for a FOLDER. Padding rows are kept, as stored (positions
-// follow the pit schema).
+// Rows one level below a FOLDER sample, from its `__meta__` (ZIP: one byte-range read; FOLDER:
+// the `DATA/<path>/__meta__` file; TACOCAT: its consolidated level, no read, the same rows and
+// ranges, the `__meta__` only where the level cannot answer: src/read/navigation.cc). When a
+// cascading filter covers this level, only surviving children are kept (and current_id/parent_id
+// come from the filtered level). Each row has `internal:gdal_vsi`: ZIP `/vsisubfile/<off>_<size>,
+// <root>` from the `__meta__` offsets (never a ZIP's consolidated levels'), FOLDER `<folder>/<id>`
+// for a FILE, `<folder>/<id>/__meta__` for a FOLDER. Padding rows are kept (the pit's positions).
 class Frame {
  public:
   struct Context;

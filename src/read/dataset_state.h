@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "format/container.h"
@@ -31,6 +32,7 @@
 namespace taco {
 namespace read {
 class MemberResolver;
+struct PartLevelRows;
 }  // namespace read
 
 inline constexpr std::string_view kPaddingPrefix = "__TACOPAD__";
@@ -128,6 +130,11 @@ struct Dataset::State {
   static constexpr uint64_t kMaxPrefetchBytes = uint64_t{64} << 20;
   mutable std::mutex prefetch_mu;
   mutable std::vector<PrefetchedRun> prefetched;
+  // navigation.cc: per (stored level >= 1, TACOCAT part), that level's rows of the part shaped
+  // as its FOLDERs' `__meta__` and indexed by parent, made on first use; null when they cannot
+  // stand in for the `__meta__` (navigation.cc says when). Guarded by consolidated_mu.
+  std::mutex consolidated_mu;
+  std::map<std::pair<int, std::string>, std::shared_ptr<const read::PartLevelRows>> part_levels;
 
   // "<prefix>_<8 hex digits>", never returned twice.
   std::string NewName(std::string_view prefix);
@@ -148,6 +155,12 @@ struct Frame::Context {
   // so that its children's members are checked by their exact names (navigation.cc); empty
   // for a dataset's own context and below a FOLDER whose archive path is not known.
   std::string archive_dir;
+  // A TACOCAT FOLDER's children frame made from the consolidated level (navigation.cc): the
+  // part they belong to (internal:source_file) and each row's internal:current_id there
+  // (index = row; empty when the rows carry that column), so that a child FOLDER's own
+  // children are found in the next level too. Empty for every other frame.
+  std::string source_file;
+  std::vector<int64_t> current_ids;
 };
 
 // Navigation adds this column to a Node's row when it knows the sample's archive path in a

@@ -65,6 +65,13 @@ zip::MemberName ExpectedMember(const Dataset::State& s, const Node& node) {
   return zip::MemberName::LastPart(node.id + meta);
 }
 
+// One TACOCAT part's rows of one stored level >= 1 for navigation (navigation.cc PartLevel).
+struct PartLevelRows {
+  Table rows;                                                  // shaped as a ZIP `__meta__`
+  std::vector<int64_t> current_ids;                            // internal:current_id (index = row)
+  std::unordered_map<int64_t, std::vector<size_t>> by_parent;  // internal:parent_id → rows, in order
+};
+
 }  // namespace read
 
 using read::CheckSamplePath;
@@ -118,18 +125,168 @@ Result<int64_t> CurrentId(const Dataset::State& s, const Table& row, int level, 
                  ": the row has no internal:current_id");
 }
 
-// Children of a FOLDER row, from its __meta__ (and the cascade-filtered level, if any);
-// `folder` is the FOLDER's node (its __meta__ member name is checked).
-Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int level, const Node& folder) {
+// Where a TACOCAT FOLDER row sits in the consolidated levels: its part and its
+// internal:current_id there (both local to the part, FORMAT §3.3).
+struct PartRow {
+  std::string source_file;
+  int64_t current_id = 0;
+};
+
+// The children of a FOLDER (ReadChildren); `source_file` and `current_ids` are set when they
+// came from a TACOCAT's consolidated level (see Frame::Context).
+struct Children {
+  Table rows;
+  std::string source_file;
+  std::vector<int64_t> current_ids;
+};
+
+// The archive path of the parent of a level >= 1 row from its internal:relative_path
+// ("r0/m0/" → "r0/", "r0/m0/f1" → "r0/m0/"); nullopt when the path has no parent part.
+std::optional<std::string_view> ParentPath(std::string_view relative_path) {
+  if (!relative_path.empty() && relative_path.back() == '/') relative_path.remove_suffix(1);
+  const size_t slash = relative_path.rfind('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  return relative_path.substr(0, slash + 1);
+}
+
+// Whether the stored ranges of `rows` (one part's rows of a level >= 1, in internal:current_id
+// order) can stand in for the `__meta__` of their parents. tacotoolbox writes a ZIP's levels
+// >= 1 with their offsets glued positionally from the `__meta__` tables taken in sorted
+// folder-path order (FORMAT §1.5 step 5), and a TACOCAT copies them unchanged: they are the
+// members' only when the part's parents come in archive-path order (then the two orders
+// agree). Our writer looks every offset up by path, but the rows do not say who wrote them,
+// so the order is checked for every part: the parents' paths (from internal:relative_path)
+// strictly increase from one parent's rows to the next (byte order = Python's sorted() of
+// str) and are the same within one parent's rows. False when a path is missing.
+bool RangesInPathOrder(const Table& rows, int parent_column) {
+  const int relative = rows.FindColumn("internal:relative_path");
+  if (relative < 0) return false;
+  const std::vector<Value>& paths = rows.columns[static_cast<size_t>(relative)].values;
+  const std::vector<Value>& parents = rows.columns[static_cast<size_t>(parent_column)].values;
+  std::optional<std::string_view> previous;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!paths[i].is<std::string>()) return false;
+    const std::optional<std::string_view> path = ParentPath(paths[i].get<std::string>());
+    if (!path) return false;
+    const bool same_parent = i > 0 && parents[i] == parents[i - 1];
+    if (same_parent ? *path != *previous : previous && !(*previous < *path)) return false;
+    previous = path;
+  }
+  return true;
+}
+
+// At most this many rows of one part at one level are indexed for navigation (as many as
+// Dataset::Read keeps of a view); a bigger part's FOLDERs read their `__meta__`.
+constexpr int64_t kMaxIndexedRows = 1000000;
+
+// One part's rows of a level >= 1 (`rows`: all the level's columns, in internal:current_id
+// order) shaped as a ZIP `__meta__` (the visible columns in the level's order, then
+// internal:offset, internal:size) and indexed by internal:parent_id; null when they cannot
+// stand in for the `__meta__` (RangesInPathOrder, a missing column, a null current or
+// parent id).
+std::shared_ptr<const read::PartLevelRows> MakePartLevel(Table rows) {
+  const int current = rows.FindColumn(kCurrentId), parent = rows.FindColumn(kParentId);
+  if (current < 0 || parent < 0 || !RangesInPathOrder(rows, parent)) return nullptr;
+  auto out = std::make_shared<read::PartLevelRows>();
+  const std::vector<Value>& currents = rows.columns[static_cast<size_t>(current)].values;
+  const std::vector<Value>& parents = rows.columns[static_cast<size_t>(parent)].values;
+  out->current_ids.reserve(currents.size());
+  for (size_t i = 0; i < currents.size(); ++i) {
+    if (!currents[i].is<int64_t>() || !parents[i].is<int64_t>()) return nullptr;
+    out->current_ids.push_back(currents[i].get<int64_t>());
+    out->by_parent[parents[i].get<int64_t>()].push_back(i);
+  }
+  std::optional<Column> offset, size;
+  for (Column& c : rows.columns) {
+    if (c.name == "internal:offset") {
+      offset = std::move(c);
+    } else if (c.name == "internal:size") {
+      size = std::move(c);
+    } else if (c.name.compare(0, kInternalPrefix.size(), kInternalPrefix) != 0) {
+      out->rows.columns.push_back(std::move(c));
+    }
+  }
+  if (!offset || !size) return nullptr;
+  out->rows.columns.push_back(std::move(*offset));
+  out->rows.columns.push_back(std::move(*size));
+  return out;
+}
+
+// The PartLevelRows of (level, part), made on the first navigation into the part's FOLDERs at
+// the level above: one query, whose filter on internal:source_file the Parquet statistics
+// keep to the part's row groups (indexing the whole level at once cost more for a single
+// navigation: every part's rows, decoded and copied). Null when they cannot stand in for the
+// part's `__meta__` (MakePartLevel), more than kMaxIndexedRows, or a failed query.
+std::shared_ptr<const read::PartLevelRows> PartLevel(Dataset::State& s, int child_level, const std::string& source) {
+  const std::pair<int, std::string> key{child_level, source};
+  {
+    std::lock_guard<std::mutex> lock(s.consolidated_mu);
+    if (auto it = s.part_levels.find(key); it != s.part_levels.end()) return it->second;
+  }
+  auto rows = s.engine->Query("SELECT * FROM level" + std::to_string(child_level) + "_table WHERE " +
+                              QuoteIdentifier(kSourceFile) + " = " + QuoteString(source) + " ORDER BY " +
+                              QuoteIdentifier(kCurrentId) + " LIMIT " + std::to_string(kMaxIndexedRows + 1));
+  std::shared_ptr<const read::PartLevelRows> loaded;
+  if (rows.ok() && rows->num_rows() <= static_cast<uint64_t>(kMaxIndexedRows)) loaded = MakePartLevel(std::move(*rows));
+  std::lock_guard<std::mutex> lock(s.consolidated_mu);
+  return s.part_levels.emplace(key, std::move(loaded)).first->second;  // another thread's if it came first
+}
+
+// The children of a TACOCAT FOLDER from the consolidated level below it (issue 28): the rows
+// of level `level + 1` whose internal:parent_id is the folder's internal:current_id in the
+// same part (PartLevel). No read at all, locally or remotely: the levels are in memory since
+// the dataset was opened; the part's rows are indexed on the first navigation into it. nullopt
+// when the level cannot answer — no such level (a TACOCAT whose levels stop above this
+// folder, or an older one without the level), a row whose part or current_id is not known, a
+// folder path that is not the part's, a folder without rows there, or PartLevel's reasons —
+// and the caller reads the `__meta__` as before.
+// One difference remains by construction: a level's columns are the union over all its
+// folders, so a folder whose `__meta__` lacks a column another folder's children have gets
+// that column (null) here.
+std::optional<Children> ConsolidatedChildren(const Frame::Context& ctx, int level, const VsiSubfile& ref,
+                                             const std::optional<PartRow>& part) {
+  Dataset::State& s = *ctx.state;
+  if (!part || s.layout->sample_address() != format::SampleAddress::kSourceFileRange || s.concatenated ||
+      s.legacy != nullptr || level + 1 >= s.num_levels) {
+    return std::nullopt;
+  }
+  if (!EndsWith(ref.root, "/" + part->source_file)) return std::nullopt;  // the folder lies in another file
+  std::shared_ptr<const read::PartLevelRows> rows = PartLevel(s, level + 1, part->source_file);
+  if (rows == nullptr) return std::nullopt;
+  auto found = rows->by_parent.find(part->current_id);
+  if (found == rows->by_parent.end()) return std::nullopt;
+  Children out;
+  out.source_file = part->source_file;
+  for (const Column& c : rows->rows.columns) {
+    Column picked{c.name, c.type, {}};
+    picked.values.reserve(found->second.size());
+    for (size_t i : found->second) picked.values.push_back(c.values[i]);
+    out.rows.columns.push_back(std::move(picked));
+  }
+  for (size_t i : found->second) out.current_ids.push_back(rows->current_ids[i]);
+  return out;
+}
+
+// Children of a FOLDER row, from the consolidated level when a TACOCAT's can answer
+// (ConsolidatedChildren), else from its __meta__ (and the cascade-filtered level, if any);
+// `folder` is the FOLDER's node (its __meta__ member name is checked); `part` where the row
+// sits in a TACOCAT's levels, when known.
+Result<Children> ReadChildren(const Frame::Context& ctx, const Table& row, int level, const Node& folder,
+                              const std::optional<PartRow>& part) {
   const std::string& gdal_path = folder.gdal_path;
   const Dataset::State& s = *ctx.state;
   auto ref = ParseVsiSubfile(gdal_path);
   std::string meta_path = gdal_path;
   if (!ref && !EndsWith(meta_path, kMetaSuffix)) meta_path += kMetaSuffix;
   Table children;
-  if (s.children_of) {  // legacy BLOB datasets: the children come from the level tables
+  std::optional<Children> consolidated;
+  if (ref) consolidated = ConsolidatedChildren(ctx, level, *ref, part);
+  if (consolidated) {
+    children = std::move(consolidated->rows);
+  } else if (s.children_of) {  // legacy BLOB datasets: the children come from the level tables
     TACO_ASSIGN_OR_RETURN(children, s.children_of(row, level));
   } else {
+    // Also the TACOCAT fallback: a folder the consolidated level cannot answer for (above).
     TACO_ASSIGN_OR_RETURN(std::string bytes, ReadGdalPath(s, meta_path, read::ExpectedMember(s, folder)));
     // The engine only for a __meta__ the engine-free reader leaves to it (issue 28).
     auto engine = [&s]() -> table::Engine& { return *s.engine; };
@@ -180,17 +337,25 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   if (existing >= 0) children.columns.erase(children.columns.begin() + existing);
   children.columns.push_back(std::move(vsi));
 
+  Children out;
+  if (consolidated) out.source_file = consolidated->source_file;
   auto filtered = ctx.filtered.find(level + 1);
-  if (filtered == ctx.filtered.end()) return children;
+  if (filtered == ctx.filtered.end()) {
+    if (consolidated) out.current_ids = std::move(consolidated->current_ids);
+    out.rows = std::move(children);
+    return out;
+  }
 
   // Keep the surviving children (matched by id within this parent), in __meta__ order.
   TACO_ASSIGN_OR_RETURN(int64_t parent, CurrentId(s, row, level, gdal_path));
   std::string where = QuoteIdentifier(kParentId) + " = " + std::to_string(parent);
   if (s.layout->ids_local_to_source_file()) {
     const Value* source = Cell(row, kSourceFile, 0);
-    if (source == nullptr || !source->is<std::string>())
+    if ((source == nullptr || !source->is<std::string>()) && !part)
       return s.Error("cannot match '" + gdal_path + "' without internal:source_file");
-    where += " AND " + QuoteIdentifier(kSourceFile) + " = " + QuoteString(source->get<std::string>());
+    where +=
+        " AND " + QuoteIdentifier(kSourceFile) + " = " +
+        QuoteString(source != nullptr && source->is<std::string>() ? source->get<std::string>() : part->source_file);
   }
   if (s.concatenated) {
     // The part when the row kept it; else its source (a part given twice has the same
@@ -228,7 +393,8 @@ Result<Table> ReadChildren(const Frame::Context& ctx, const Table& row, int leve
   }
   kept.columns.push_back(std::move(current));
   kept.columns.push_back(std::move(parent_col));
-  return kept;
+  out.rows = std::move(kept);  // the rows carry internal:current_id: no current_ids needed
+  return out;
 }
 
 // A FILE's GDAL path is handed out (Python read(), `taco read`) only when the ZIP member at
@@ -257,10 +423,34 @@ Status CheckLocalMember(const Dataset::State& s, const Node& node) {
   return zip::CheckMemberName(*header, expected, ref->offset, what).WithPrefix("sample '" + node.id + "'");
 }
 
+// Where row `i` of `rows` (stored level `level`) sits in a TACOCAT's levels: the row's own
+// internal:source_file / internal:current_id, else what the frame's context recorded.
+std::optional<PartRow> PartRowOf(const Frame::Context& ctx, const Table& rows, size_t i) {
+  PartRow part;
+  if (const Value* v = Cell(rows, kSourceFile, i); v != nullptr && v->is<std::string>()) {
+    part.source_file = v->get<std::string>();
+  } else if (!ctx.source_file.empty()) {
+    part.source_file = ctx.source_file;
+  } else {
+    return std::nullopt;
+  }
+  if (const Value* v = Cell(rows, kCurrentId, i); v != nullptr && v->is<int64_t>()) {
+    part.current_id = v->get<int64_t>();
+  } else if (i < ctx.current_ids.size() && ctx.current_ids.size() == rows.num_rows()) {
+    part.current_id = ctx.current_ids[i];
+  } else {
+    return std::nullopt;
+  }
+  return part;
+}
+
 // `archive_dir`: the archive path of the rows' parent with a trailing '/' ("DATA/" for
 // level-0 rows), empty when unknown (then only the id is checked, see kArchivePath).
+// `level_known`: the rows are rows of stored level `level` (a frame's, or a view's known to
+// hold level-0 rows); else (a view over other levels) a FOLDER's children come from its
+// `__meta__`.
 Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, const Table& rows, size_t i,
-                         const std::string& archive_dir) {
+                         const std::string& archive_dir, bool level_known) {
   const Dataset::State& s = *ctx->state;
   Node node;
   node.level = level;
@@ -280,11 +470,14 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
     return node;
   }
   if (node.type != "FOLDER") return s.Error("sample '" + node.id + "' has unknown type '" + node.type + "'");
-  auto children = ReadChildren(*ctx, node.row, level, node);
+  const std::optional<PartRow> part = level_known ? PartRowOf(*ctx, rows, i) : std::nullopt;
+  auto children = ReadChildren(*ctx, node.row, level, node, part);
   if (!children.ok()) return children.status().WithPrefix("sample '" + node.id + "'");
   auto child_ctx = std::make_shared<Frame::Context>(*ctx);
   child_ctx->archive_dir = archive_path.empty() ? "" : archive_path + "/";
-  node.children = std::make_shared<Frame>(std::move(child_ctx), level + 1, std::move(*children));
+  child_ctx->source_file = std::move(children->source_file);
+  child_ctx->current_ids = std::move(children->current_ids);
+  node.children = std::make_shared<Frame>(std::move(child_ctx), level + 1, std::move(children->rows));
   return node;
 }
 
@@ -379,7 +572,7 @@ Table Frame::Data() const { return HideInternalColumns(rows_); }
 
 Result<Node> Frame::Read(const SampleKey& key) const {
   TACO_ASSIGN_OR_RETURN(size_t row, ResolveKey(*context_->state, rows_, level_, key));
-  return NodeFromRow(context_, level_, rows_, row, context_->archive_dir);
+  return NodeFromRow(context_, level_, rows_, row, context_->archive_dir, true);
 }
 
 Result<std::string> Frame::ReadBytes(const SampleKey& key) const {
@@ -468,7 +661,7 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
     TACO_ASSIGN_OR_RETURN(size_t row, row_cache->Find(*state_, key));
     // data_raw holds level-0 rows (trusted as such once the engine made the view).
     const std::string dir = view_ == "data_raw" && data_view_ == "data" ? "DATA/" : LevelZeroDir(*state_, view_);
-    return NodeFromRow(context_, 0, row_cache->rows, row, dir);
+    return NodeFromRow(context_, 0, row_cache->rows, row, dir, dir == "DATA/");
   }
   // One query: the row at a position, or (up to two) rows with the id.
   const std::string* id = KeyId(key);
@@ -477,7 +670,10 @@ Result<Node> Dataset::Read(const SampleKey& key) const {
                        : " WHERE id = " + QuoteString(*id) + " LIMIT 2";
   auto result = state_->engine->Query(sql);
   if (!result.ok()) return state_->Prefixed(result.status());
-  if (result->num_rows() == 1) return NodeFromRow(context_, 0, *result, 0, LevelZeroDir(*state_, view_));
+  if (result->num_rows() == 1) {
+    const std::string dir = LevelZeroDir(*state_, view_);
+    return NodeFromRow(context_, 0, *result, 0, dir, dir == "DATA/");
+  }
   if (id != nullptr && result->num_rows() > 1) {
     TACO_ASSIGN_OR_RETURN(Table n,
                           state_->engine->Query("SELECT count(*) FROM " + view_ + " WHERE id = " + QuoteString(*id)));
