@@ -72,6 +72,9 @@ class ZipContainer final : public Container {
   std::vector<std::string> Members() const override;
   bool local() const override { return io::Location::Of(path_).is_local_filesystem(); }
 
+  // Index into entries() of the first member named `archive_path`, or nullopt.
+  std::optional<size_t> FindIndex(const std::string& archive_path) const;
+
   const RangeReaderPtr& reader() const { return reader_; }
   // Central-directory order, duplicates included.
   const std::vector<zip::ZipEntry>& entries() const { return entries_; }
