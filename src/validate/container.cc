@@ -64,7 +64,11 @@ std::optional<MemberRange> ZipContainer::Find(const std::string& archive_path) c
 Result<RangeReaderPtr> ZipContainer::OpenMember(const std::string& archive_path) const {
   std::optional<MemberRange> m = Find(archive_path);
   if (!m) return Status::NotFound(path_ + ": no member " + archive_path);
-  return SubRange(reader_, m->offset, m->size, path_ + " member " + archive_path);
+  return OpenRange(archive_path, *m);
+}
+
+Result<RangeReaderPtr> ZipContainer::OpenRange(const std::string& archive_path, const MemberRange& range) const {
+  return SubRange(reader_, range.offset, range.size, path_ + " member " + archive_path);
 }
 
 std::vector<std::string> ZipContainer::Members() const {

@@ -72,6 +72,8 @@ class ZipContainer final : public Container {
   std::vector<std::string> Members() const override;
   bool local() const override { return io::Location::Of(path_).is_local_filesystem(); }
 
+  // The reader OpenMember gives for `archive_path` when Find() gave `range`.
+  Result<RangeReaderPtr> OpenRange(const std::string& archive_path, const MemberRange& range) const;
   // Index into entries() of the first member named `archive_path`, or nullopt.
   std::optional<size_t> FindIndex(const std::string& archive_path) const;
 

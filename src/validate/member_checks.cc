@@ -107,11 +107,16 @@ struct MemberChecker {
     return m;
   }
 
+  // The member `archive`, found at `m` (a ZIP's without looking its name up again).
+  Result<RangeReaderPtr> Open(const std::string& archive, const MemberRange& m) const {
+    return zip != nullptr ? zip->OpenRange(archive, m) : container.OpenMember(archive);
+  }
+
   // A FILE sample's bytes (one reader for both checks; its first kHead bytes read once, for
   // the TIFF header and the identification).
   template <typename Where>
   void CheckSampleBytes(const Where& where, const std::string& archive, const MemberRange& m) {
-    Result<RangeReaderPtr> reader = container.OpenMember(archive);
+    Result<RangeReaderPtr> reader = Open(archive, m);
     Result<std::string> head = reader.ok() ? (*reader)->Read(0, static_cast<size_t>(std::min<uint64_t>(kHead, m.size)))
                                            : Result<std::string>(reader.status());
     if (!head.ok()) {  // as before: MeasureTiff reads (and reports) on its own, no identification
@@ -153,8 +158,9 @@ struct MemberChecker {
     }
   }
 
-  void CheckMeta(size_t d, size_t r, const std::string& archive, const std::string& folder_prefix) {
-    auto reader = container.OpenMember(archive);
+  void CheckMeta(size_t d, size_t r, const std::string& archive, const MemberRange& m,
+                 const std::string& folder_prefix) {
+    auto reader = Open(archive, m);
     Result<Table> read = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
     if (!read.ok()) {
       rep.Add("unreadable-member", archive, read.status().message(), "a Parquet table of the folder's children");
@@ -280,7 +286,7 @@ struct MemberChecker {
         CheckRow([&] { return tree.Where(d, r); }, archive, folder, padding, offset, size, r);
     if (!m) return;
     if (folder) {
-      CheckMeta(d, r, archive, archive.substr(0, archive.size() - 8));  // "DATA/<path>/"
+      CheckMeta(d, r, archive, *m, archive.substr(0, archive.size() - 8));  // "DATA/<path>/"
     } else if (!padding && container.local()) {
       CheckSampleBytes([&] { return tree.Where(d, r); }, archive, *m);
     }
