@@ -93,11 +93,18 @@ Tree CheckLevels(const std::vector<Table>& levels, bool zip, Reporter& rep);
 // (rule stats-values).
 void CheckStatsValues(const std::vector<Table>& levels, const Tree& tree, Reporter& rep);
 
-// Adds every archive path a row or a __meta__ row refers to into `referenced`.
+// The members some row refers to: by name, and in a ZIP also by index into entries() (the
+// first entry of the name; `entries` has one flag per entry).
+struct References {
+  std::set<std::string> names;
+  std::vector<bool> entries;
+};
+// Adds every archive path a row or a __meta__ row refers to into `referenced` (a ZIP's
+// existing members as entry flags, every other path by name).
 void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels, const Tree& tree,
-                  Reporter& rep, std::set<std::string>* referenced);
+                  Reporter& rep, References* referenced);
 // Members not in `referenced` (TACO_HEADER, COLLECTION.json are always expected).
-void CheckUnreferenced(const Container& container, const std::set<std::string>& referenced, Reporter& rep);
+void CheckUnreferenced(const Container& container, const References& referenced, Reporter& rep);
 
 // The known fields, the extension keys and the OpticalData band table of a collection.
 void CheckCollectionFields(const nlohmann::ordered_json& collection, const std::vector<Table>& levels, Reporter& rep);

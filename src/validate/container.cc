@@ -48,17 +48,27 @@ Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(const std::string& path
   return c;
 }
 
-std::optional<MemberRange> ZipContainer::Find(const std::string& archive_path) const {
+std::optional<size_t> ZipContainer::FindIndex(const std::string& archive_path) const {
   auto it = by_name_.find(archive_path);
   if (it == by_name_.end()) return std::nullopt;
-  const zip::ZipEntry& e = entries_[it->second];
+  return it->second;
+}
+
+std::optional<MemberRange> ZipContainer::Find(const std::string& archive_path) const {
+  std::optional<size_t> index = FindIndex(archive_path);
+  if (!index) return std::nullopt;
+  const zip::ZipEntry& e = entries_[*index];
   return MemberRange{e.data_offset, e.compressed_size};
 }
 
 Result<RangeReaderPtr> ZipContainer::OpenMember(const std::string& archive_path) const {
   std::optional<MemberRange> m = Find(archive_path);
   if (!m) return Status::NotFound(path_ + ": no member " + archive_path);
-  return SubRange(reader_, m->offset, m->size, path_ + " member " + archive_path);
+  return OpenRange(archive_path, *m);
+}
+
+Result<RangeReaderPtr> ZipContainer::OpenRange(const std::string& archive_path, const MemberRange& range) const {
+  return SubRange(reader_, range.offset, range.size, path_ + " member " + archive_path);
 }
 
 std::vector<std::string> ZipContainer::Members() const {

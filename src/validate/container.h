@@ -73,6 +73,11 @@ class ZipContainer final : public Container {
   // A ZIP's bytes cost a request each unless it is on a local disk.
   bool local() const override { return io::Location::Of(path_).is_local_filesystem(); }
 
+  // The reader OpenMember gives for `archive_path` when Find() gave `range`.
+  Result<RangeReaderPtr> OpenRange(const std::string& archive_path, const MemberRange& range) const;
+  // Index into entries() of the first member named `archive_path`, or nullopt.
+  std::optional<size_t> FindIndex(const std::string& archive_path) const;
+
   const RangeReaderPtr& reader() const { return reader_; }
   // Central-directory order, duplicates included.
   const std::vector<zip::ZipEntry>& entries() const { return entries_; }

@@ -131,18 +131,18 @@ void CheckRows(const std::vector<Table>& levels, const std::vector<LevelColumns>
     const LevelColumns& c = cols[d];
     int64_t last_parent = -1;
     for (size_t r = 0; r < levels[d].num_rows(); ++r) {
-      const std::string where = tree.Where(d, r);
+      auto where = [&] { return tree.Where(d, r); };  // built only when reported
       if (c.type != nullptr && tree.type[d][r].empty()) {
-        rep.Add("sample-type", where, "type " + CellText(c.type->values[r]), "FILE or FOLDER");
+        rep.Add("sample-type", where(), "type " + CellText(c.type->values[r]), "FILE or FOLDER");
       }
       if (c.id != nullptr) {
         const Value& id = c.id->values[r];
         if (id.is_null()) {
-          rep.Add("sample-id", where, "id null", "a sample id");
+          rep.Add("sample-id", where(), "id null", "a sample id");
         } else if (!IsPaddingId(id.get<std::string>())) {
           Status s = ValidateSampleId(id.get<std::string>());
           if (!s.ok()) {
-            rep.Add("sample-id", where, s.message(),
+            rep.Add("sample-id", where(), s.message(),
                     "a non-empty UTF-8 id without '/', '\\', ':' or NUL, not '.', '..' or starting with '__'");
           }
         }
@@ -150,30 +150,30 @@ void CheckRows(const std::vector<Table>& levels, const std::vector<LevelColumns>
       if (c.current != nullptr) {
         const Value& v = c.current->values[r];
         if (!(v.is<int64_t>() && v.get<int64_t>() == static_cast<int64_t>(r))) {
-          rep.Add("current-id", where, "internal:current_id " + CellText(v),
+          rep.Add("current-id", where(), "internal:current_id " + CellText(v),
                   std::to_string(r) + " (the row's index in " + LevelName(d) + ")");
         }
       }
       if (c.parent != nullptr) {
         const Value& v = c.parent->values[r];
-        const std::string found = "internal:parent_id " + CellText(v);
+        auto found = [&] { return "internal:parent_id " + CellText(v); };
         if (d == 0) {
           if (!(v.is<int64_t>() && v.get<int64_t>() == static_cast<int64_t>(r))) {
-            rep.Add("parent-id", where, found, std::to_string(r) + " (= internal:current_id at level 0)");
+            rep.Add("parent-id", where(), found(), std::to_string(r) + " (= internal:current_id at level 0)");
           }
         } else {
           const size_t parents = levels[d - 1].num_rows();
           if (!v.is<int64_t>() || v.get<int64_t>() < 0 || static_cast<uint64_t>(v.get<int64_t>()) >= parents) {
-            rep.Add("parent-id", where, found,
+            rep.Add("parent-id", where(), found(),
                     "a row of " + LevelName(d - 1) + " (0.." + std::to_string(parents == 0 ? 0 : parents - 1) + ")");
           } else if (tree.parent[d][r] < 0) {
             const auto p = static_cast<size_t>(v.get<int64_t>());
-            rep.Add("parent-id", where,
-                    found + " (" + tree.Where(d - 1, p) + " is " +
+            rep.Add("parent-id", where(),
+                    found() + " (" + tree.Where(d - 1, p) + " is " +
                         (tree.type[d - 1][p].empty() ? std::string("not a FOLDER") : "a " + tree.type[d - 1][p]) + ")",
                     "a FOLDER row of " + LevelName(d - 1));
           } else if (tree.parent[d][r] < last_parent) {
-            rep.Add("parent-id", where, found + " after rows of parent " + std::to_string(last_parent),
+            rep.Add("parent-id", where(), found() + " after rows of parent " + std::to_string(last_parent),
                     "rows grouped by parent, in parent order (FORMAT 3.3)");
           }
           last_parent = std::max(last_parent, tree.parent[d][r]);
@@ -182,7 +182,7 @@ void CheckRows(const std::vector<Table>& levels, const std::vector<LevelColumns>
       if (d > 0 && c.relative_path != nullptr && implied[d][r]) {
         const Value& v = c.relative_path->values[r];
         if (!(v.is<std::string>() && v.get<std::string>() == tree.path[d][r])) {
-          rep.Add("relative-path", where, "internal:relative_path " + CellText(v),
+          rep.Add("relative-path", where(), "internal:relative_path " + CellText(v),
                   Quoted(tree.path[d][r]) + " (parent path + id" +
                       (tree.type[d][r] == kFolder ? std::string(" + '/')") : std::string(")")));
         }
@@ -210,26 +210,26 @@ void CheckSiblings(const Table& table, size_t d, const std::vector<size_t>& grou
   for (size_t r : group) {
     const std::string& id = tree.id[d][r];
     if (id.empty()) continue;
-    const std::string where = tree.Where(d, r);
+    auto where = [&] { return tree.Where(d, r); };  // built only when reported
     if (IsPaddingId(id)) {
       const std::string want = std::string(kPaddingPrefix) + std::to_string(pad_k++);
-      if (id != want) rep.Add("padding", where, "id " + Quoted(id), Quoted(want) + " (padding numbered from 0)");
+      if (id != want) rep.Add("padding", where(), "id " + Quoted(id), Quoted(want) + " (padding numbered from 0)");
       if (!tree.type[d][r].empty() && tree.type[d][r] != kFile) {
-        rep.Add("padding", where, "type " + tree.type[d][r], "FILE");
+        rep.Add("padding", where(), "type " + tree.type[d][r], "FILE");
       }
       for (const Column& c : table.columns) {
         if (IsCoreOrInternal(c.name) || c.values[r].is_null()) continue;
-        rep.Add("padding", where, c.name + " = " + CellText(c.values[r]), "null (padding rows have no values)");
+        rep.Add("padding", where(), c.name + " = " + CellText(c.values[r]), "null (padding rows have no values)");
       }
       after_padding = true;
       continue;
     }
     if (after_padding) {
-      rep.Add("padding", where, "a sample after padding rows", "padding rows last among their siblings");
+      rep.Add("padding", where(), "a sample after padding rows", "padding rows last among their siblings");
     }
     auto [it, inserted] = first.emplace(id, r);
     if (!inserted) {
-      rep.Add("sample-id", where, "id " + Quoted(id) + " again (also " + tree.Where(d, it->second) + ")",
+      rep.Add("sample-id", where(), "id " + Quoted(id) + " again (also " + tree.Where(d, it->second) + ")",
               "ids unique among siblings");
     }
   }

@@ -1,6 +1,7 @@
 // Rows vs the stored members (FORMAT §1.4–§1.5, §2): missing members, internal:offset/size by
 // archive path, 0-byte padding; every FOLDER's __meta__ vs the next level; unreferenced members.
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -19,10 +20,33 @@ constexpr std::string_view kFolder = "FOLDER";
 // Rows per work item of the parallel pass, and the fewest rows for which it starts threads.
 constexpr size_t kRowsPerChunk = 2048;
 constexpr size_t kParallelRows = 8192;
+// A FILE sample's first bytes, read once: more than GDAL's identification looks at (1 KiB)
+// and than a TIFF header.
+constexpr uint64_t kHead = 4096;
 
 std::string RangeText(const Value& offset, const Value& size) {
   return "offset " + CellText(offset) + ", size " + CellText(size);
 }
+
+// A member's reader whose first bytes (`head`, already read) are served from memory: the
+// same bytes and errors as `base`, without reading the head a second time.
+class HeadFirstReader final : public RangeReader {
+ public:
+  HeadFirstReader(RangeReaderPtr base, const std::string& head) : base_(std::move(base)), head_(head) {}
+  uint64_t size() const override { return base_->size(); }
+  const std::string& name() const override { return base_->name(); }
+  Status ReadAt(uint64_t offset, size_t n, void* out) const override {
+    if (offset <= head_.size() && n <= head_.size() - offset) {
+      if (n > 0) std::memcpy(out, head_.data() + offset, n);
+      return Status::OK();
+    }
+    return base_->ReadAt(offset, n, out);
+  }
+
+ private:
+  RangeReaderPtr base_;
+  const std::string& head_;  // outlives the reader (CheckSampleBytes)
+};
 
 struct MemberChecker {
   const Container& container;
@@ -31,7 +55,10 @@ struct MemberChecker {
   const Tree& tree;
   // This chunk's findings and referenced members (merged in chunk order by CheckMembers).
   Reporter& rep;
+  // A ZIP's members found by index into entries(); other paths (FOLDER, missing) by name.
   std::vector<std::string>& referenced;
+  std::vector<size_t>& referenced_entries;
+  const ZipContainer* zip = container.is_zip() ? static_cast<const ZipContainer*>(&container) : nullptr;
   // Made on first use (a local dataset's FILE samples), on the thread running the chunk.
   std::unique_ptr<ext::internal::ReferenceSniffer> sniffer = nullptr;
 
@@ -42,12 +69,22 @@ struct MemberChecker {
   template <typename Where>
   std::optional<MemberRange> CheckRow(const Where& where, const std::string& archive, bool is_folder, bool padding,
                                       const Column* offset, const Column* size, size_t row) {
-    referenced.push_back(archive);
-    if (std::string outside = container.Outside(archive); !outside.empty()) {
-      rep.Add("outside-link", where(), outside, "a file inside the dataset directory (readers refuse links out of it)");
-      return std::nullopt;
+    std::optional<MemberRange> m;
+    if (zip != nullptr) {  // no links in a ZIP; the name's first entry marked referenced
+      if (std::optional<size_t> index = zip->FindIndex(archive)) {
+        referenced_entries.push_back(*index);
+        const zip::ZipEntry& e = zip->entries()[*index];
+        m = MemberRange{e.data_offset, e.compressed_size};
+      }
+    } else {
+      referenced.push_back(archive);
+      if (std::string outside = container.Outside(archive); !outside.empty()) {
+        rep.Add("outside-link", where(), outside,
+                "a file inside the dataset directory (readers refuse links out of it)");
+        return std::nullopt;
+      }
+      m = container.Find(archive);
     }
-    std::optional<MemberRange> m = container.Find(archive);
     if (!m) {
       rep.Add("missing-member", where(), std::string("no ") + (container.is_zip() ? "member " : "file ") + archive,
               std::string(is_folder ? "the folder's __meta__" : "the sample's data") + " at " + archive);
@@ -70,12 +107,25 @@ struct MemberChecker {
     return m;
   }
 
-  // A FILE sample's bytes (one reader for both checks).
+  // The member `archive`, found at `m` (a ZIP's without looking its name up again).
+  Result<RangeReaderPtr> Open(const std::string& archive, const MemberRange& m) const {
+    return zip != nullptr ? zip->OpenRange(archive, m) : container.OpenMember(archive);
+  }
+
+  // A FILE sample's bytes (one reader for both checks; its first kHead bytes read once, for
+  // the TIFF header and the identification).
   template <typename Where>
   void CheckSampleBytes(const Where& where, const std::string& archive, const MemberRange& m) {
-    auto reader = container.OpenMember(archive);
-    CheckSize(where, archive, m, reader);
-    if (reader.ok()) CheckReferences(where, archive, m, **reader);  // else CheckSize reported it
+    Result<RangeReaderPtr> reader = Open(archive, m);
+    Result<std::string> head = reader.ok() ? (*reader)->Read(0, static_cast<size_t>(std::min<uint64_t>(kHead, m.size)))
+                                           : Result<std::string>(reader.status());
+    if (!head.ok()) {  // as before: MeasureTiff reads (and reports) on its own, no identification
+      CheckSize(where, archive, m, reader);
+      return;
+    }
+    const RangeReaderPtr with_head = std::make_shared<HeadFirstReader>(*reader, *head);
+    CheckSize(where, archive, m, with_head);
+    CheckReferences(where, archive, *head);
   }
 
   // A FILE sample stored as a TIFF must hold every byte its IFDs point at.
@@ -98,13 +148,9 @@ struct MemberChecker {
   // description, ...): readers refuse it unless the user allows external rasters, and with
   // that opt-in it would read outside the dataset (docs/reliability.md "Untrusted datasets").
   template <typename Where>
-  void CheckReferences(const Where& where, const std::string& archive, const MemberRange& m,
-                       const RangeReader& reader) {
-    constexpr uint64_t kHead = 4096;  // more than GDAL's identification looks at (1 KiB)
-    auto head = reader.Read(0, static_cast<size_t>(std::min<uint64_t>(kHead, m.size)));
-    if (!head.ok()) return;
+  void CheckReferences(const Where& where, const std::string& archive, const std::string& head) {
     if (!sniffer) sniffer = std::make_unique<ext::internal::ReferenceSniffer>();
-    if (auto format = sniffer->Sniff(*head, archive)) {
+    if (auto format = sniffer->Sniff(head, archive)) {
       rep.Add("external-reference", where(),
               archive + " is a GDAL " + *format + " file, which names other files or URLs",
               "self-contained raster bytes (readers refuse it unless external rasters are allowed: "
@@ -112,8 +158,9 @@ struct MemberChecker {
     }
   }
 
-  void CheckMeta(size_t d, size_t r, const std::string& archive, const std::string& folder_prefix) {
-    auto reader = container.OpenMember(archive);
+  void CheckMeta(size_t d, size_t r, const std::string& archive, const MemberRange& m,
+                 const std::string& folder_prefix) {
+    auto reader = Open(archive, m);
     Result<Table> read = reader.ok() ? table::ReadSmallParquet(engine, *reader) : Result<Table>(reader.status());
     if (!read.ok()) {
       rep.Add("unreadable-member", archive, read.status().message(), "a Parquet table of the folder's children");
@@ -239,7 +286,7 @@ struct MemberChecker {
         CheckRow([&] { return tree.Where(d, r); }, archive, folder, padding, offset, size, r);
     if (!m) return;
     if (folder) {
-      CheckMeta(d, r, archive, archive.substr(0, archive.size() - 8));  // "DATA/<path>/"
+      CheckMeta(d, r, archive, *m, archive.substr(0, archive.size() - 8));  // "DATA/<path>/"
     } else if (!padding && container.local()) {
       CheckSampleBytes([&] { return tree.Where(d, r); }, archive, *m);
     }
@@ -250,6 +297,7 @@ struct MemberChecker {
 struct Chunk {
   Reporter rep;
   std::vector<std::string> referenced;
+  std::vector<size_t> referenced_entries;
 };
 
 }  // namespace
@@ -259,10 +307,11 @@ struct Chunk {
 // the report (which violations are listed, their order, the counts) is the one a single
 // thread gives, whatever the timing.
 void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels, const Tree& tree,
-                  Reporter& rep, std::set<std::string>* referenced) {
+                  Reporter& rep, References* referenced) {
   if (!container.local()) {
     std::vector<std::string> archives;
-    MemberChecker probe{container, engine, levels, tree, rep, archives};
+    std::vector<size_t> unused;
+    MemberChecker probe{container, engine, levels, tree, rep, archives, unused};
     for (size_t d = 0; d < levels.size(); ++d) {
       for (size_t r = 0; r < levels[d].num_rows(); ++r) {
         if (std::string a = probe.ArchiveOf(d, r); !a.empty()) archives.push_back(std::move(a));
@@ -282,8 +331,8 @@ void CheckMembers(const Container& container, table::Engine& engine, const std::
   const size_t threads = rows >= kParallelRows ? std::max(1u, std::thread::hardware_concurrency()) : 1;
 
   auto check_chunk = io::WithCallerGdalConfig([&](size_t c) {
-    Chunk out{Reporter(rep.max_per_rule()), {}};
-    MemberChecker checker{container, engine, levels, tree, out.rep, out.referenced};
+    Chunk out{Reporter(rep.max_per_rule()), {}, {}};
+    MemberChecker checker{container, engine, levels, tree, out.rep, out.referenced, out.referenced_entries};
     const size_t begin = c * kRowsPerChunk, end = std::min(rows, begin + kRowsPerChunk);
     size_t d = static_cast<size_t>(std::upper_bound(first_row.begin(), first_row.end(), begin) - first_row.begin()) - 1;
     for (size_t g = begin; g < end; ++g) {
@@ -294,16 +343,34 @@ void CheckMembers(const Container& container, table::Engine& engine, const std::
   });
   Status merged = util::OrderedParallel(chunks, threads, 2 * threads, check_chunk, [&](size_t, Chunk chunk) {
     rep.Merge(std::move(chunk.rep));
-    referenced->insert(std::make_move_iterator(chunk.referenced.begin()),
-                       std::make_move_iterator(chunk.referenced.end()));
+    referenced->names.insert(std::make_move_iterator(chunk.referenced.begin()),
+                             std::make_move_iterator(chunk.referenced.end()));
+    for (size_t i : chunk.referenced_entries) referenced->entries[i] = true;
     return Status::OK();
   });
   (void)merged;  // consume never fails
 }
 
-void CheckUnreferenced(const Container& container, const std::set<std::string>& referenced, Reporter& rep) {
+void CheckUnreferenced(const Container& container, const References& referenced, Reporter& rep) {
+  if (container.is_zip()) {  // Members() without copying the names: first entry of each name, in order
+    const auto& zip = static_cast<const ZipContainer&>(container);
+    size_t next_duplicate = 0;
+    for (size_t i = 0; i < zip.entries().size(); ++i) {
+      if (next_duplicate < zip.duplicates().size() && zip.duplicates()[next_duplicate] == i) {
+        ++next_duplicate;
+        continue;
+      }
+      const std::string& m = zip.entries()[i].name;
+      if (referenced.entries[i] || m == "TACO_HEADER" || m == kCollectionMember || referenced.names.count(m) > 0) {
+        continue;
+      }
+      rep.Add("unreferenced-member", m, "a member that no level or __meta__ row refers to",
+              "only the members of the dataset (FORMAT 1.1, 2)");
+    }
+    return;
+  }
   for (const std::string& m : container.Members()) {
-    if (m == "TACO_HEADER" || m == kCollectionMember || referenced.count(m) > 0) continue;
+    if (m == "TACO_HEADER" || m == kCollectionMember || referenced.names.count(m) > 0) continue;
     rep.Add("unreferenced-member", m,
             std::string("a ") + (container.is_zip() ? "member" : "file") + " that no level or __meta__ row refers to",
             "only the members of the dataset (FORMAT 1.1, 2)");

@@ -140,8 +140,10 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   }
   std::optional<nlohmann::ordered_json> collection = LoadCollection(*container, rep);
 
-  std::set<std::string> referenced;
-  for (int i = 0; i < levels.members; ++i) referenced.insert(LevelMember(i));
+  References referenced;
+  if (container->is_zip())
+    referenced.entries.assign(static_cast<const ZipContainer&>(*container).entries().size(), false);
+  for (int i = 0; i < levels.members; ++i) referenced.names.insert(LevelMember(i));
   if (!levels.tables.empty()) {
     Tree tree = CheckLevels(levels.tables, container->is_zip(), rep);
     CheckStatsValues(levels.tables, tree, rep);

@@ -294,5 +294,43 @@ TEST(ValidateGaps, TruncatedGeoTiffFailsInFolderAndZip) {
       << z.out;
 }
 
+// A TIFF sample whose IFD lies past the first 4 KiB that validate reads once per sample: the
+// TIFF measure reads it from the member (not from the head) and reports the strip past the end.
+TEST(ValidateGaps, TiffWithItsIfdPastTheHeadIsMeasured) {
+  TempDir tmp;
+  std::string tiff(5000, '\0');
+  auto put16 = [&](size_t at, uint16_t v) {
+    tiff[at] = static_cast<char>(v & 0xFF);
+    tiff[at + 1] = static_cast<char>(v >> 8);
+  };
+  auto put32 = [&](size_t at, uint32_t v) {
+    for (int k = 0; k < 4; ++k) tiff[at + k] = static_cast<char>((v >> (8 * k)) & 0xFF);
+  };
+  tiff[0] = tiff[1] = 'I';
+  put16(2, 42);
+  put32(4, 4500);  // the IFD, past the 4096-byte head
+  put16(4500, 2);
+  put16(4502, 273);  // StripOffsets: LONG 100000
+  put16(4504, 4);
+  put32(4506, 1);
+  put32(4510, 100000);
+  put16(4514, 279);  // StripByteCounts: LONG 10
+  put16(4516, 4);
+  put32(4518, 1);
+  put32(4522, 10);
+  std::filesystem::create_directories(tmp / "src");
+  testing::WriteFile(tmp / "src/far.tif", tiff);
+  testing::WriteFile(tmp / "c.json", vtest::Collection().dump());
+  auto create = RunTaco("-q create " + ShellQuote(tmp / "src") + " " + ShellQuote(tmp / "t.tacozip") +
+                        " --collection " + ShellQuote(tmp / "c.json"));
+  ASSERT_EQ(create.exit_code, 0) << create.err;
+  auto z = RunTaco("validate " + ShellQuote(tmp / "t.tacozip"));
+  EXPECT_EQ(z.exit_code, 1) << z.out << z.err;
+  EXPECT_NE(z.out.find("5000 bytes in DATA/far.tif (expected at least 100010 bytes: the TIFF's strip 0 of IFD 0 "
+                       "ends there (truncated file))"),
+            std::string::npos)
+      << z.out;
+}
+
 }  // namespace
 }  // namespace taco
