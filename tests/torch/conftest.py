@@ -97,6 +97,24 @@ def tile_samples(data: Data, n: int = N_TILES):
     return samples
 
 
+def zip_with_a_one_band_sample(data: Data, tmp_path: Path, n: int, bad: int) -> Path:
+    """A ZIP of `n` samples s0..s{n-1} (image.tif only); sample `bad`'s image has 1 band where the
+    others have 4, so `bands=[3]` fails at that sample only."""
+    import taco_cpp as tc
+
+    samples = []
+    for i in range(n):
+        path = data.image(i)
+        if i == bad:
+            path = tmp_path / "one_band.tif"
+            write_tif(path, np.zeros((1, 32, 32), np.uint16), 0, 0)
+        samples.append(tc.Sample(f"s{i}", tc.Tortilla([tc.Sample("image.tif", path)])))
+    out = tmp_path / "bad.tacozip"
+    tc.create(tc.Taco(tc.Tortilla(samples), id="bad", dataset_version="1", description="d", licenses=["MIT"],
+                      providers=[{"name": "t"}], tasks=["classification"]), out)
+    return out
+
+
 @pytest.fixture(scope="session")
 def data(tmp_path_factory) -> Data:
     import taco_cpp as tc

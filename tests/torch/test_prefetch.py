@@ -20,7 +20,7 @@ import torch
 import taco_cpp as tc
 from taco_cpp.torch import TacoDataLoader, TacoIterableDataset, collate_samples
 
-from conftest import N_TILES, write_tif
+from conftest import N_TILES, write_tif, zip_with_a_one_band_sample
 
 TIMEOUT = 120
 
@@ -147,16 +147,7 @@ def test_a_sample_of_another_shape_gets_its_own_tensor(data, tmp_path):
 
 @pytest.mark.parametrize("workers", [0, 2])
 def test_an_error_arrives_with_its_sample(data, tmp_path, workers):
-    samples = []
-    for i in range(8):
-        path = data.image(i)
-        if i == 5:
-            path = tmp_path / "one_band.tif"
-            write_tif(path, np.zeros((1, 32, 32), np.uint16), 0, 0)
-        samples.append(tc.Sample(f"s{i}", tc.Tortilla([tc.Sample("image.tif", path)])))
-    out = tmp_path / "bad.tacozip"
-    tc.create(tc.Taco(tc.Tortilla(samples), id="bad", dataset_version="1", description="d", licenses=["MIT"],
-                      providers=[{"name": "t"}], tasks=["classification"]), out)
+    out = zip_with_a_one_band_sample(data, tmp_path, 8, 5)
     ds = TacoIterableDataset(out, files=["image.tif"], bands=[3], shuffle=False)
     loader = TacoDataLoader(ds, batch_size=2, num_workers=workers, timeout=TIMEOUT if workers else 0)
     got = []

@@ -14,7 +14,7 @@ import taco_cpp as tc
 from taco_cpp import _native
 from taco_cpp.torch import (TacoDataLoader, TacoDataset, TacoIterableDataset, collate_samples, epoch_order)
 
-from conftest import N_TILES, gdal_read, write_tif
+from conftest import N_TILES, gdal_read, write_tif, zip_with_a_one_band_sample
 
 TIMEOUT = 120  # seconds a DataLoader waits for a worker: a hang fails the test instead
 
@@ -134,16 +134,7 @@ def test_bad_input_raises_in_the_main_process(data):
 @pytest.mark.parametrize("workers", [0, 2])
 def test_a_later_bad_sample_raises_in_the_main_process_not_a_hang(data, tmp_path, workers):
     # 6 samples; the 5th has a 1-band image, so bands=[3] fails there only (not at set-up).
-    samples = []
-    for i in range(6):
-        path = data.image(i)
-        if i == 4:
-            path = tmp_path / "one_band.tif"
-            write_tif(path, np.zeros((1, 32, 32), np.uint16), 0, 0)
-        samples.append(tc.Sample(f"s{i}", tc.Tortilla([tc.Sample("image.tif", path)])))
-    out = tmp_path / "bad.tacozip"
-    tc.create(tc.Taco(tc.Tortilla(samples), id="bad", dataset_version="1", description="d", licenses=["MIT"],
-                      providers=[{"name": "t"}], tasks=["classification"]), out)
+    out = zip_with_a_one_band_sample(data, tmp_path, 6, 4)
     ds = TacoIterableDataset(out, files=["image.tif"], bands=[3], shuffle=False)
     loader = TacoDataLoader(ds, batch_size=1, num_workers=workers, timeout=TIMEOUT if workers else 0)
     with pytest.raises(tc.TacoError, match=r"sample 's4' \(row 4\), file 'image.tif': band 3 is out of range"):
