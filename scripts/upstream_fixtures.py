@@ -8,6 +8,11 @@ OUT_DIR receives
     folder/flat/               the same dataset as a FOLDER
     zip/nested/nested.tacozip  3 FOLDER samples x 3 FILE samples
     folder/nested/             the same dataset as a FOLDER
+    shifted/zip/<case>.tacozip small ZIPs whose FOLDERs come in or out of archive-path order,
+                               for the exact rule of when the writer's level >= 1 offsets
+                               are right (SHIFTED_CASES; docs/format.md §1.5)
+    shifted/cat/               a ZIP split in two parts (cat_part0001: FOLDERs b, a, shifted;
+                               cat_part0002: c, d, right) and their .tacocat/
 
 These are the datasets of the tacoreader test suite that the C++ and Python tests read (the
 same ids, payloads, metadata values and column names); the recipe below is ours. They are
@@ -101,6 +106,26 @@ NESTED = {  # region -> [(place, stats)] in the order written
 
 DAY0 = dt.datetime(2023, 1, 1)
 
+# name -> the tree: a FOLDER is (id, [children]), a FILE is its id. Every FILE's payload is
+# its archive path repeated to 6,000 bytes (payload()), so that a range that names another
+# member shows, and the central directory lies beyond the first 16 KiB a remote open reads.
+SHIFTED_CASES = {
+    # Level-0 FOLDERs not in order: every level-1 range is another sample's.
+    "level0_unsorted": [("b", ["x", "y"]), ("a", ["x", "y"])],
+    # Sorted as ids but not as archive paths ("a.b/" < "a/"): level 1 is shifted.
+    "dot_before_slash": [("a", ["x", "y"]), ("a.b", ["x", "y"])],
+    # Unsorted sibling ids at level 1 (z before m), but the FOLDERs among them in order:
+    # level 2 is right.
+    "file_first": [("a", ["z", ("m", ["f0"])]), ("b", ["z", ("m", ["f0"])])],
+    # FILE children out of order inside each FOLDER: level 1 is right.
+    "files_unsorted": [("a", ["y", "x"]), ("b", ["y", "x"])],
+    # Level 1 right (a, b in order), level 2 shifted (n before m under each).
+    "deep": [("a", [("n", ["f0", "f1"]), ("m", ["f0", "f1"])]), ("b", [("n", ["f0", "f1"]), ("m", ["f0", "f1"])])],
+}
+
+# The parts of shifted/cat (split at 3 KB: each FOLDER holds 2 x 700 bytes).
+SHIFTED_CAT = [(name, ["x", "y"]) for name in ("b", "a", "c", "d")]
+
 
 def polygon_wkb(box: tuple[float, float, float, float]) -> bytes:
     """ISO WKB (little-endian) of the box as a closed 5-point ring, counter-clockwise."""
@@ -182,6 +207,44 @@ def nested_taco():
     return Taco(tortilla=Tortilla(groups), **COLLECTION)
 
 
+def payload(archive_path: str, size: int = 0) -> bytes:
+    data = archive_path.encode()
+    return data * max(1, -(-size // len(data))) if size else data
+
+
+def tree_samples(items, parent: str, size: int = 0):
+    from tacotoolbox.datamodel import Sample, Tortilla
+
+    samples = []
+    for item in items:
+        if isinstance(item, str):
+            samples.append(Sample(id=item, path=payload(f"{parent}{item}", size)))
+        else:
+            name, children = item
+            samples.append(Sample(id=name, path=Tortilla(tree_samples(children, f"{parent}{name}/", size))))
+    return samples
+
+
+def tree_taco(items, size: int = 0):
+    from tacotoolbox.datamodel import Taco, Tortilla
+
+    return Taco(tortilla=Tortilla(tree_samples(items, "DATA/", size)), **COLLECTION)
+
+
+def write_shifted(out: pathlib.Path) -> None:
+    import warnings
+
+    import tacotoolbox
+
+    # file_first puts a FILE before a FOLDER on purpose (the writer warns about it).
+    warnings.filterwarnings("ignore", message="Consider placing FOLDERs before FILEs")
+    for name, items in SHIFTED_CASES.items():
+        tacotoolbox.create(tree_taco(items, size=6000), out / "shifted" / "zip" / f"{name}.tacozip",
+                           output_format="zip", split_size=None)
+    tacotoolbox.create(tree_taco(SHIFTED_CAT, size=700), out / "shifted" / "cat" / "cat.tacozip", output_format="zip",
+                       split_size="3KB")
+
+
 def write_all(out: pathlib.Path) -> None:
     import tacotoolbox
 
@@ -193,6 +256,7 @@ def write_all(out: pathlib.Path) -> None:
     for name, make in (("flat", flat_taco), ("nested", nested_taco)):
         tacotoolbox.create(make(), out / "zip" / name / f"{name}.tacozip", output_format="zip", split_size=None)
         tacotoolbox.create(make(), out / "folder" / name, output_format="folder", split_size=None)
+    write_shifted(out)
 
 
 def without_zip_times(data: bytes) -> bytes:

@@ -14,11 +14,22 @@
 //    wrong: `id` breaks the id rule or is not the path's last part, no member has that
 //    name, or the central directory and the member's local header disagree (a damaged ZIP).
 //  * Cost: the first row of a container reads its central directory (two reads at the end
-//    of the file, none of the samples' bytes); every row is then a hash lookup, with no read
-//    unless the stored range is not the member's (then its local header: one small read).
+//    of the file, none of the samples' bytes; ONE read from the offset ExpectDirectoryAfter
+//    gave, when the directory lies there); every row is then a hash lookup, with no read
+//    unless the stored range is not the member's: then the member's data offset is that of
+//    the one range of AddStoredRanges that lies in the member's span with its size (no
+//    read), else its local header's (one small read: the header and the name).
+//  * ExpectDirectoryAfter(offset): the dataset's own ZIP's central directory and end record
+//    are expected in [offset, end of file) (the end of its last metadata member, FORMAT
+//    §1.1): the first lookup reads them in one request; elsewhere the reads above follow.
+//  * AddStoredRanges(container, ranges): the stored (offset, size) of rows whose ranges may be
+//    another row's (read/shifted_ranges.h): a permutation of the members' own in a file of
+//    tacotoolbox's. Call both before the first Resolve.
 //  * Thread-safe (DuckDB calls it from its worker threads): one mutex per container.
-//  * Local containers only: the views of remote datasets keep the stored ranges, and the
-//    member is checked by name when its bytes are read (read/sample_bytes.h).
+//  * Used for every level of local ZIP and TACOCAT datasets (and those GDAL's VSI reads,
+//    s3://…); by http(s) only for the levels and parts read/shifted_ranges.h names (views.cc),
+//    the other rows keeping the stored ranges; the member is checked by name when its bytes
+//    are read through taco (read/sample_bytes.h).
 #ifndef TACO_READ_MEMBER_RESOLVER_H_
 #define TACO_READ_MEMBER_RESOLVER_H_
 
@@ -28,6 +39,8 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "taco/io.h"
 
@@ -44,13 +57,18 @@ class MemberResolver {
   std::string Resolve(int64_t offset, int64_t size, std::string_view archive_path, std::string_view container,
                       std::string_view id, std::string* range);
 
+  void ExpectDirectoryAfter(uint64_t offset);
+  void AddStoredRanges(const std::string& container, const std::vector<std::pair<int64_t, int64_t>>& ranges);
+
  private:
   struct Zip;
   Zip* FindZip(std::string_view container, std::string* problem);
 
   std::string dataset_;
-  std::mutex mu_;  // guards zips_ (each Zip has its own mutex for its work)
+  std::mutex mu_;  // guards zips_ and stored_ (each Zip has its own mutex for its work)
   std::map<std::string, std::unique_ptr<Zip>, std::less<>> zips_;
+  // AddStoredRanges of containers whose Zip is not made yet (sorted, unique).
+  std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>, std::less<>> stored_;
 };
 
 }  // namespace taco::read

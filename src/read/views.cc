@@ -1,5 +1,6 @@
 // The level views of an opened dataset (FORMAT §6.2, §6.3) and the lazy derived views:
 // Sql(), Data(), DataRaw(), RowCount().
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -9,6 +10,7 @@
 #include "read/member_resolver.h"
 #include "read/path_safety.h"
 #include "read/protected_columns.h"
+#include "read/shifted_ranges.h"
 #include "read/sql_rewrite.h"
 #include "read/user_sql.h"
 #include "table/engine.h"
@@ -86,18 +88,30 @@ Table HideInternalColumns(const Table& table) {
 
 namespace {
 
-// True when the level views of `s` take their byte ranges from read/member_resolver.h:
-// local ZIP and TACOCAT datasets (a remote ZIP's members are checked when read).
-bool ResolvesMembers(const Dataset::State& s) {
+// Which rows of the level views of `s` take their byte ranges from read/member_resolver.h.
+enum class MemberLookup {
+  kNone,      // the stored ranges: FOLDER and legacy datasets, concatenations
+  kEveryRow,  // every row: ZIP and TACOCAT datasets whose central directories cost no HTTP
+              // request of ours (local, or GDAL's VSI: s3://, gs://, az://)
+  kShifted,   // http(s): only the levels >= 1 and parts whose stored ranges tacotoolbox may
+              // have shifted (read/shifted_ranges.h), each read once with one request
+};
+
+MemberLookup LookupOf(const Dataset::State& s) {
   const bool one_container = s.layout->sample_address() == format::SampleAddress::kContainerRange;
-  return s.layout->samples_are_zip_members() && !s.concatenated && !s.RootDecodesUrlEscapes() &&
-         (!one_container || s.container != nullptr);
+  if (!s.layout->samples_are_zip_members() || s.concatenated || (one_container && s.container == nullptr)) {
+    return MemberLookup::kNone;
+  }
+  return s.RootDecodesUrlEscapes() ? MemberLookup::kShifted : MemberLookup::kEveryRow;
 }
 
-// `levelN` over `levelN_table` with its byte ranges looked up by archive path (FORMAT §1.5):
-// internal:offset/size replaced by the member's, internal:gdal_vsi built from them. Levels
-// >= 1 without internal:relative_path keep the stored ranges (GdalVsiExpression).
-Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level) {
+// `levelN` over `levelN_table` with byte ranges looked up by archive path (FORMAT §1.5):
+// internal:offset/size replaced by the member's, internal:gdal_vsi built from them; in the
+// rows of the parts `only` names when it is set (a TACOCAT's internal:source_file values;
+// the other rows keep their stored ranges, checked as GdalVsiExpression checks them). ""
+// when the level cannot be resolved: levels >= 1 without internal:relative_path keep the
+// stored ranges (GdalVsiExpression).
+Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level, const std::vector<std::string>* only) {
   const std::string table = "level" + std::to_string(level) + "_table";
   TACO_ASSIGN_OR_RETURN(std::vector<Column> columns, s.ColumnsOf(table));
   for (const char* needed : {"internal:offset", "internal:size", "id", "type"}) {
@@ -111,33 +125,46 @@ Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level) {
   } else {
     return std::string();
   }
+  const std::string url = s.RootDecodesUrlEscapes() ? "true" : "false";
   std::string container = "''", root = QuoteString("," + s.vsi_root);
   if (s.layout->sample_address() == format::SampleAddress::kSourceFileRange) {  // a TACOCAT's parts
     if (!HasColumn(columns, kSourceFile)) return std::string();
-    container = QuoteString(s.vsi_root + "/") + " || " + read::kCheckedSourceFile + "(\"internal:source_file\", false)";
+    container = QuoteString(s.vsi_root + "/") + " || " + read::kCheckedSourceFile + "(\"internal:source_file\", " +
+                url + ")";
     root = QuoteString(",") + " || " + container;
   }
-  const std::string checked_id = std::string(read::kCheckedId) + "(id, false)";
-  const std::string inner = "SELECT *, " + std::string(read::kResolvedMember) +
-                            "(\"internal:offset\", \"internal:size\", " + archive + ", " + container +
-                            ", id) AS __taco_member FROM " + table + " WHERE NOT coalesce(starts_with(id, " +
-                            QuoteString(kPaddingPrefix) + "), false)";
+  const std::string checked_id = std::string(read::kCheckedId) + "(id, " + url + ")";
+  std::string member = std::string(read::kResolvedMember) + "(\"internal:offset\", \"internal:size\", " + archive +
+                       ", " + container + ", id)";
+  if (only != nullptr) {
+    std::string list;
+    for (const std::string& part : *only) list += (list.empty() ? "" : ", ") + QuoteString(part);
+    member = "CASE WHEN " + QuoteIdentifier(kSourceFile) + " IN (" + list + ") THEN " + member + " ELSE " +
+             read::kCheckedRange + "(\"internal:offset\", \"internal:size\", -1) END";
+  }
+  const std::string inner = "SELECT *, " + member + " AS __taco_member FROM " + table +
+                            " WHERE NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) + "), false)";
   return "SELECT * EXCLUDE (__taco_member) REPLACE (CAST(split_part(__taco_member, '_', 1) AS BIGINT) AS "
          "\"internal:offset\", CAST(split_part(__taco_member, '_', 2) AS BIGINT) AS \"internal:size\"), CASE WHEN " +
          checked_id + " IS NOT NULL THEN '/vsisubfile/' || __taco_member || " + root + " END AS " +
          QuoteIdentifier(kGdalVsi) + " FROM (" + inner + ")";
 }
 
-Status RegisterMemberResolver(Dataset::State& s) {
-  std::shared_ptr<read::MemberResolver> members;
-  {
-    std::lock_guard<std::mutex> lock(s.members_mu);  // DirectLevelRows may have made it
-    if (!s.members) {
-      s.members = std::make_shared<read::MemberResolver>(
-          s.path, s.layout->sample_address() == format::SampleAddress::kContainerRange ? s.container : nullptr);
-    }
-    members = s.members;
+std::shared_ptr<read::MemberResolver> MembersOf(Dataset::State& s) {
+  std::lock_guard<std::mutex> lock(s.members_mu);  // DirectLevelRows may have made it
+  if (!s.members) {
+    const bool own = s.layout->sample_address() == format::SampleAddress::kContainerRange;
+    s.members = std::make_shared<read::MemberResolver>(s.path, own ? s.container : nullptr);
+    // The central directory follows the last metadata member (FORMAT §1.1): one read.
+    uint64_t end = 0;
+    for (const HeaderPair& h : s.header) end = std::max(end, h.offset + h.length);
+    if (own && end > 0) s.members->ExpectDirectoryAfter(end);
   }
+  return s.members;
+}
+
+Status RegisterMemberResolver(Dataset::State& s) {
+  std::shared_ptr<read::MemberResolver> members = MembersOf(s);
   return table::RegisterMemberGuard(*s.engine, read::kResolvedMember,
                                     [members](int64_t offset, int64_t size, std::string_view path,
                                               std::string_view container, std::string_view id, std::string* range) {
@@ -147,18 +174,39 @@ Status RegisterMemberResolver(Dataset::State& s) {
                                     });
 }
 
+// The select of `levelN` under MemberLookup::kShifted: the stored ranges at level 0 and where
+// read/shifted_ranges.h finds none that may be shifted; else the resolved ranges of those
+// parts, the resolver told the stored ranges it may pick a member's from.
+Result<std::string> ShiftedLevelSelect(Dataset::State& s, int level) {
+  if (level == 0) return std::string();
+  const bool tacocat = s.layout->sample_address() == format::SampleAddress::kSourceFileRange;
+  TACO_ASSIGN_OR_RETURN(read::ShiftedParts shifted,
+                        read::ShiftedRanges(*s.engine, "level" + std::to_string(level) + "_table",
+                                            tacocat ? std::string(kSourceFile) : std::string()));
+  if (shifted.empty()) return std::string();
+  std::shared_ptr<read::MemberResolver> members = MembersOf(s);
+  std::vector<std::string> parts;
+  for (const auto& [part, ranges] : shifted) {
+    parts.push_back(part);
+    members->AddStoredRanges(tacocat ? s.vsi_root + "/" + part : std::string(), ranges);
+  }
+  return ResolvedLevelSelect(s, level, tacocat ? &parts : nullptr);
+}
+
 }  // namespace
 
 Status CreateLevelViews(Dataset::State& s) {
-  const bool resolve = ResolvesMembers(s);
-  if (resolve) {
+  const MemberLookup lookup = LookupOf(s);
+  if (lookup != MemberLookup::kNone) {
     TACO_RETURN_IF_ERROR(RegisterMemberResolver(s));
   }
   for (int level = 0; level < s.num_levels; ++level) {
     const std::string n = std::to_string(level);
     std::string select;
-    if (resolve) {
-      TACO_ASSIGN_OR_RETURN(select, ResolvedLevelSelect(s, level));
+    if (lookup == MemberLookup::kEveryRow) {
+      TACO_ASSIGN_OR_RETURN(select, ResolvedLevelSelect(s, level, nullptr));
+    } else if (lookup == MemberLookup::kShifted) {
+      TACO_ASSIGN_OR_RETURN(select, ShiftedLevelSelect(s, level));
     }
     if (select.empty()) {
       // Padding is hidden by a literal prefix test (FORMAT §3.5, §10.4): never LIKE.
