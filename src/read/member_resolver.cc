@@ -55,9 +55,9 @@ struct MemberResolver::Zip {
   std::string name;  // for messages
   bool directory_read = false;
   bool warned = false;
-  uint64_t directory_after = UINT64_MAX;  // ExpectDirectoryAfter
+  uint64_t directory_after = UINT64_MAX;              // ExpectDirectoryAfter
   std::vector<std::pair<uint64_t, uint64_t>> stored;  // AddStoredRanges: (offset, size), sorted
-  std::unordered_map<std::string, Member> members;  // by archive path, once directory_read
+  std::unordered_map<std::string, Member> members;    // by archive path, once directory_read
 
   // Reads the central directory (once): in one read from directory_after when it is set.
   std::string ReadDirectory() {
@@ -153,7 +153,8 @@ void MemberResolver::ExpectDirectoryAfter(uint64_t offset) {
   if (it != zips_.end()) it->second->directory_after = offset;
 }
 
-void MemberResolver::AddStoredRanges(const std::string& container, const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+void MemberResolver::AddStoredRanges(const std::string& container,
+                                     const std::vector<std::pair<int64_t, int64_t>>& ranges) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::pair<uint64_t, uint64_t>>* into = &stored_[container];
   if (auto it = zips_.find(container); it != zips_.end()) into = &it->second->stored;

@@ -32,9 +32,10 @@ Result<ShiftedParts> ShiftedRanges(table::Engine& engine, const std::string& tab
   } else {
     // Row by row in internal:current_id order within a part: the parent path of each row
     // against the previous row's (same parent: equal; next parent: greater, byte order).
-    const std::string rows =
-        "SELECT " + part + " AS part, \"internal:parent_id\" AS pid, \"internal:current_id\" AS cid, "
-        "regexp_extract(rtrim(\"internal:relative_path\", '/'), '^(.*/)', 1) AS ppath FROM " + table;
+    const std::string rows = "SELECT " + part +
+                             " AS part, \"internal:parent_id\" AS pid, \"internal:current_id\" AS cid, "
+                             "regexp_extract(rtrim(\"internal:relative_path\", '/'), '^(.*/)', 1) AS ppath FROM " +
+                             table;
     const std::string window = "OVER (PARTITION BY part ORDER BY cid)";
     const std::string steps = "SELECT part, pid, cid, ppath, lag(pid) " + window + " AS prev_pid, lag(ppath) " +
                               window + " AS prev_ppath, row_number() " + window + " AS n FROM (" + rows + ")";
@@ -54,9 +55,9 @@ Result<ShiftedParts> ShiftedRanges(table::Engine& engine, const std::string& tab
     list += (list.empty() ? "" : ", ") + QuoteString(p);
   }
   TACO_ASSIGN_OR_RETURN(Table ranges, engine.Query("SELECT " + part +
-                                                    ", CAST(\"internal:offset\" AS BIGINT), CAST(\"internal:size\" "
-                                                    "AS BIGINT) FROM " + table + " WHERE " + part + " IN (" + list +
-                                                    ")"));
+                                                   ", CAST(\"internal:offset\" AS BIGINT), CAST(\"internal:size\" "
+                                                   "AS BIGINT) FROM " +
+                                                   table + " WHERE " + part + " IN (" + list + ")"));
   const std::vector<Value>& keys = ranges.columns[0].values;
   const std::vector<Value>& offsets = ranges.columns[1].values;
   const std::vector<Value>& sizes = ranges.columns[2].values;

@@ -129,8 +129,8 @@ Result<std::string> ResolvedLevelSelect(Dataset::State& s, int level, const std:
   std::string container = "''", root = QuoteString("," + s.vsi_root);
   if (s.layout->sample_address() == format::SampleAddress::kSourceFileRange) {  // a TACOCAT's parts
     if (!HasColumn(columns, kSourceFile)) return std::string();
-    container = QuoteString(s.vsi_root + "/") + " || " + read::kCheckedSourceFile + "(\"internal:source_file\", " +
-                url + ")";
+    container =
+        QuoteString(s.vsi_root + "/") + " || " + read::kCheckedSourceFile + "(\"internal:source_file\", " + url + ")";
     root = QuoteString(",") + " || " + container;
   }
   const std::string checked_id = std::string(read::kCheckedId) + "(id, " + url + ")";

@@ -105,11 +105,11 @@ TEST_F(RemoteTest, RemoteViewsLookUpExactlyTheLevelsTacotoolboxShifted) {
   const std::map<std::string, std::vector<int>> shifted_levels = {
       {"zip/flat/flat.tacozip", {}},
       {"zip/nested/nested.tacozip", {1}},
-      {"shifted/zip/level0_unsorted.tacozip", {1}},     // FOLDERs b, a
-      {"shifted/zip/dot_before_slash.tacozip", {1}},    // a, a.b: "a.b/" < "a/"
-      {"shifted/zip/file_first.tacozip", {}},           // FILE z before FOLDER m at level 1
-      {"shifted/zip/files_unsorted.tacozip", {}},       // FILEs y, x inside each FOLDER
-      {"shifted/zip/deep.tacozip", {2}},                // a, b in order; n before m below each
+      {"shifted/zip/level0_unsorted.tacozip", {1}},   // FOLDERs b, a
+      {"shifted/zip/dot_before_slash.tacozip", {1}},  // a, a.b: "a.b/" < "a/"
+      {"shifted/zip/file_first.tacozip", {}},         // FILE z before FOLDER m at level 1
+      {"shifted/zip/files_unsorted.tacozip", {}},     // FILEs y, x inside each FOLDER
+      {"shifted/zip/deep.tacozip", {2}},              // a, b in order; n before m below each
   };
   for (const auto& [rel, expected] : shifted_levels) {
     auto local = OpenOrFail(e->Local(rel));
@@ -152,7 +152,8 @@ TEST_F(RemoteTest, RemoteTacocatLooksUpOnlyThePartsTacotoolboxShifted) {
   std::vector<std::string> got;
   EXPECT_EQ(Count([&] { got = Ranges(*remote, 1); }), 1u) << e->LogText();
   const std::vector<std::string> lines = Lines(e->LogText());
-  for (size_t i = before; i < lines.size(); ++i) EXPECT_NE(lines[i].find("cat_part0001.tacozip"), std::string::npos) << lines[i];
+  for (size_t i = before; i < lines.size(); ++i)
+    EXPECT_NE(lines[i].find("cat_part0001.tacozip"), std::string::npos) << lines[i];
   const std::vector<std::string> want = Ranges(*local, 1);
   EXPECT_EQ(RangesOnly(got), RangesOnly(want));
   EXPECT_NE(RangesOnly(Ranges(*remote, 1, /*stored=*/true)), RangesOnly(want));
