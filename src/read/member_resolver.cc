@@ -9,7 +9,6 @@
 #include "format/zip/zip_reader.h"
 #include "read/path_safety.h"
 #include "taco/log.h"
-#include "util/limits.h"
 
 namespace taco::read {
 
@@ -37,9 +36,10 @@ class HeldTailReader final : public RangeReader {
   std::string held_;
 };
 
-// The most ExpectDirectoryAfter reads at once: a central directory this module accepts, plus
-// the end records.
-constexpr uint64_t kMaxHeldTail = util::kMaxCentralDirectoryBytes + 128 * 1024;
+// The most ExpectDirectoryAfter reads at once (a central directory of about 250,000 members):
+// a file whose metadata is not last costs at most this much more; a bigger directory is read
+// in two requests (its end record, then itself).
+constexpr uint64_t kMaxHeldTail = uint64_t{16} << 20;
 
 }  // namespace
 

@@ -21,7 +21,8 @@
 //    read), else its local header's (one small read: the header and the name).
 //  * ExpectDirectoryAfter(offset): the dataset's own ZIP's central directory and end record
 //    are expected in [offset, end of file) (the end of its last metadata member, FORMAT
-//    §1.1): the first lookup reads them in one request; elsewhere the reads above follow.
+//    §1.1): the first lookup reads those bytes in one request when they are at most 16 MiB;
+//    where the directory is not among them, the reads above follow.
 //  * AddStoredRanges(container, ranges): the stored (offset, size) of rows whose ranges may be
 //    another row's (read/shifted_ranges.h): a permutation of the members' own in a file of
 //    tacotoolbox's. Call both before the first Resolve.
