@@ -439,16 +439,19 @@ async function describeColumns(conn, relation) {
 
 // level<i>_table from each level Parquet; level<i> views with internal:gdal_vsi, padding
 // hidden; data_raw and data (views.cc CreateLevelViews). Filters make views on top (cascade()).
+// `members`: null, {list, source, levels} (levels: the levels to resolve, null = all), or a
+// function of (conn, schema, numLevels) giving one once the level tables exist.
 async function buildViews(conn, schema, format, levelBytes, root, name, members) {
   for (let i = 0; i < levelBytes.length; i += 1) {
     const ipc = await parquetToIpc(levelBytes[i], `${name}: METADATA/level${i}.parquet`);
     await conn.insertIPC(ipc, schema, `level${i}_table`);
   }
-  if (members) await insertMembers(conn, schema, members.list, members.source, levelBytes.length);
+  if (typeof members === 'function') members = await members(conn, schema, levelBytes.length);
+  if (members) await insertMembers(conn, schema, members, levelBytes.length);
   const rootSql = quoteLiteral(root);
   for (let i = 0; i < levelBytes.length; i += 1) {
     let rows = `${schema}.level${i}_table`;
-    if (members) rows = await resolvedRows(conn, schema, i);
+    if (members && (!members.levels || members.levels.includes(i))) rows = await resolvedRows(conn, schema, i);
     await conn.query(
       `CREATE VIEW ${schema}.level${i} AS SELECT *, ${gdalVsiExpression(format, i, rootSql)} AS "internal:gdal_vsi" FROM ${rows} WHERE ${notPadding}`,
     );
@@ -481,7 +484,7 @@ const fitsMember = `(t."internal:offset" >= m.header + 30 + octet_length(encode(
 // The ZIP's members as a table (name, local header offset, size, data offset), from its
 // central directory only; the data offset is filled, from the member's local header (one
 // 30-byte read each), only for the members some row names with a range that is not theirs.
-async function insertMembers(conn, schema, members, source, numLevels) {
+async function insertMembers(conn, schema, { list: members, source, levels, stored }, numLevels) {
   await conn.query(`CREATE TABLE ${schema}.zip_members (name VARCHAR, header BIGINT, size BIGINT, data BIGINT)`);
   for (let i = 0; i < members.length; i += 1000) {
     const values = members
@@ -492,6 +495,7 @@ async function insertMembers(conn, schema, members, source, numLevels) {
   }
   const wrong = new Set();
   for (let level = 0; level < numLevels; level += 1) {
+    if (levels && !levels.includes(level)) continue;
     const cols = (await describeColumns(conn, `${schema}.level${level}_table`)).map((c) => c.name);
     if (!['id', 'type', 'internal:offset', 'internal:size'].every((c) => cols.includes(c))) continue;
     const archive = archivePathSql(level, cols);
@@ -501,14 +505,66 @@ async function insertMembers(conn, schema, members, source, numLevels) {
     );
     for (const r of rows) wrong.add(r.name);
   }
+  const next = new Map();
+  if (stored) {
+    const byHeader = [...members].sort((a, b) => a.header - b.header);
+    byHeader.forEach((m, i) => next.set(m.name, i + 1 < byHeader.length ? byHeader[i + 1].header : source.size));
+  }
   for (const name of wrong) {
     const m = members.find((x) => x.name === name);
+    if (stored) {
+      // The one stored range inside the member's span with its size (no read).
+      const from = m.header + 30 + new TextEncoder().encode(name).length;
+      const fits = new Set(stored.filter((r) => r.size === m.size && r.offset >= from && r.offset + r.size <= next.get(name)).map((r) => r.offset));
+      if (fits.size === 1) {
+        await conn.query(`UPDATE ${schema}.zip_members SET data = ${[...fits][0]} WHERE name = ${quoteLiteral(name)}`);
+        continue;
+      }
+    }
     const header = await source.read(m.header, 30);
     const view = new DataView(header.buffer, header.byteOffset, 30);
     if (view.getUint32(0, true) !== 0x04034b50) throw new Error(`${source.name}: no local header at ${m.header} for member '${name}' (a damaged ZIP)`);
     const data = m.header + 30 + view.getUint16(26, true) + view.getUint16(28, true);
     await conn.query(`UPDATE ${schema}.zip_members SET data = ${data} WHERE name = ${quoteLiteral(name)}`);
   }
+}
+
+// The levels >= 1 of a remote ZIP whose stored ranges break tacotoolbox's rule (the native
+// read/shifted_ranges.h: in internal:current_id order, the parent path of the rows is the same
+// within one internal:parent_id and increases, in byte order, from one parent to the next),
+// as insertMembers' argument with the ZIP's members and the stored ranges of those levels;
+// null when none does (no request). `ranges`: the header's pairs (the central directory is
+// read in one request from the end of the last one).
+async function shiftedMembers(conn, schema, numLevels, source, ranges) {
+  const levels = [];
+  for (let level = 1; level < numLevels; level += 1) {
+    const table = `${schema}.level${level}_table`;
+    const cols = (await describeColumns(conn, table)).map((c) => c.name);
+    if (!['internal:offset', 'internal:size', 'internal:relative_path'].every((c) => cols.includes(c))) continue;
+    if (!['internal:current_id', 'internal:parent_id'].every((c) => cols.includes(c))) {
+      levels.push(level);
+      continue;
+    }
+    const rows = `SELECT "internal:parent_id" AS pid, "internal:current_id" AS cid, regexp_extract(rtrim("internal:relative_path", '/'), '^(.*/)', 1) AS ppath FROM ${table}`;
+    const w = 'OVER (ORDER BY cid)';
+    const steps = `SELECT pid, cid, ppath, lag(pid) ${w} AS prev_pid, lag(ppath) ${w} AS prev_ppath, row_number() ${w} AS n FROM (${rows})`;
+    const broken = tableRows(
+      await conn.query(
+        `SELECT count(*) AS n FROM (${steps}) WHERE pid IS NULL OR cid IS NULL OR ppath IS NULL OR ppath = '' OR (n > 1 AND (prev_pid IS NULL OR prev_ppath IS NULL OR CASE WHEN pid = prev_pid THEN ppath <> prev_ppath ELSE NOT (prev_ppath < ppath) END))`,
+      ),
+    );
+    if (Number(broken[0].n) > 0) levels.push(level);
+  }
+  if (levels.length === 0) return null;
+  const stored = [];
+  for (const level of levels) {
+    const rows = tableRows(await conn.query(`SELECT "internal:offset" AS o, "internal:size" AS s FROM ${schema}.level${level}_table WHERE "internal:offset" IS NOT NULL AND "internal:size" IS NOT NULL`));
+    for (const r of rows) stored.push({ offset: Number(r.o), size: Number(r.s) });
+  }
+  const end = Math.max(...ranges.map((r) => r.offset + r.size));
+  let directory = source;
+  if (end < source.size && source.size - end <= 16 * 1024 * 1024) directory = spanSource(source, end, await source.read(end, source.size - end));
+  return { list: await zipMembers(directory, { resolve: false }), source, levels, stored };
 }
 
 // Level `level` of a local ZIP with internal:offset/size of the member its archive path names
@@ -597,10 +653,17 @@ async function openSingleFile(source, options, partsTree) {
   const root = format === 'zip' ? options.vsiRoot ?? vsiRootOf(source.name) : partsTree?.vsiRoot ?? parentOf(vsiRootOf(source.name));
   // A local ZIP's ranges are looked up by archive path, as the native views do for local
   // datasets (its central directory: 2 Blob reads, plus one per member whose stored range
-  // is not its own); a remote one keeps the stored ranges
-  // and each read checks the member's name (readMember).
-  const members =
-    format === 'zip' && !isUrl(source.name) && options.resolveMembers !== false ? { list: await zipMembers(source, { resolve: false }), source } : null;
+  // is not its own). By URL, as natively (src/read/shifted_ranges.h), only the levels >= 1
+  // whose stored ranges tacotoolbox may have shifted are looked up: the central directory in
+  // one request from the end of the last metadata member, a member's data offset from the
+  // stored ranges (a permutation of the members' own); each read checks the member's name
+  // (readMember).
+  let members = null;
+  if (format === 'zip' && options.resolveMembers !== false) {
+    members = isUrl(source.name)
+      ? (c, s, n) => shiftedMembers(c, s, n, source, ranges)
+      : { list: await zipMembers(source, { resolve: false }), source, levels: null };
+  }
   const levelColumns = await buildViews(conn, schema, format, container.levels.map(slice), root, source.name, members);
   return new Dataset({
     name: source.name,
