@@ -14,7 +14,8 @@
 // before "a/" although "a" < "a.b". tests/remote/shifted_ranges_remote_test.cc checks the rule
 // on the tacotoolbox-written ZIPs of scripts/upstream_fixtures.py (shifted/): it holds on the
 // levels whose ranges are right and fails on every shifted one. A TACOCAT keeps each part's
-// rows and ids as the part's ZIP stores them, so the rule is checked per part.
+// rows and ids as the part's ZIP stores them, so the rule is checked per part (navigation
+// applies the same rule to one part's rows in memory: RangesInPathOrder, navigation.cc).
 //
 // Contract:
 //  * ShiftedRanges(engine, table, part_column): the parts of `table` (a levelN_table with N >=
