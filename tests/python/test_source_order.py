@@ -133,3 +133,11 @@ def test_cascade_over_a_concat_of_one_dataset_twice_keeps_part_order(path):
     for _ in range(3):
         _each_time(lambda: taco_cpp.concat([ds, ds]).filter_bbox(-74.2, 40.5, -73.8, 40.9, level=1), rows,
                    [{"id": "americas", "internal:source_part": 0}, {"id": "americas", "internal:source_part": 1}])
+
+
+def test_files_of_a_view_without_current_id_keep_its_order(nested):
+    # the stored keys are looked up by GDAL path (a join) after the rows are numbered
+    view = nested.sql('SELECT id, type, k, "internal:gdal_vsi" FROM data_raw ORDER BY k DESC')
+    ids = nested.data.column("id").to_pylist()
+    _each_time(lambda: view, lambda v: v.sql("SELECT path FROM files").data.column("path").to_pylist(),
+               [f"{ids[i]}/{name}" for i in reversed(range(N)) for name in NAMES])
