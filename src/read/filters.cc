@@ -110,7 +110,8 @@ Result<std::unique_ptr<Dataset>> Dataset::CascadeFilter(const std::string& what,
     sql = read::KeepSourceOrder(view_, "p", exists);
   } else if (HasColumn(columns, kGdalVsi)) {
     const std::string vsi = QuoteIdentifier(kGdalVsi);
-    sql = read::KeepSourceOrder(view_, "v", "v." + vsi + " IN (SELECT p." + vsi + " FROM level0 p WHERE " + exists + ")");
+    sql =
+        read::KeepSourceOrder(view_, "v", "v." + vsi + " IN (SELECT p." + vsi + " FROM level0 p WHERE " + exists + ")");
   } else {
     return state_->Error(what + ": a filter on level " + std::to_string(level) +
                          " needs internal:current_id or internal:gdal_vsi in the current view (select from "

@@ -26,8 +26,7 @@ inline std::string NumberedSource(const std::string& source, const std::string& 
   return "(SELECT *, row_number() OVER () AS " + std::string(kSourceRow) + " FROM " + source + ") " + alias;
 }
 
-inline std::string KeepSourceOrder(const std::string& source, const std::string& alias,
-                                   const std::string& condition) {
+inline std::string KeepSourceOrder(const std::string& source, const std::string& alias, const std::string& condition) {
   return "SELECT * EXCLUDE (" + std::string(kSourceRow) + ") FROM " + NumberedSource(source, alias) + " WHERE " +
          condition + " ORDER BY " + alias + "." + kSourceRow;
 }
