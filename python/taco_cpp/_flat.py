@@ -8,6 +8,9 @@ both levels carry ``internal:source_file`` (a TACOCAT, whose row positions resta
 part) or ``internal:source_part`` (a concat), by that too, so every row of ``lK`` is one
 level-K sample.
 
+Rows come in the order of the level-K view (each level-K row numbered, the result sorted by
+that number: a join alone would not keep it); ``flatten(sort_by=...)`` breaks ties by it too.
+
 The views are given to a query as common table expressions (``WITH l0 AS (…)``), added in
 front of the user's statement for the ``lK`` names it mentions; ``level0 … levelN`` stay what
 the engine has. Nothing here touches the engine: callers pass a ``columns(level)`` function.
@@ -19,6 +22,7 @@ import re
 from typing import Callable
 
 _SKIP = ("internal:parent_id", "internal:current_id")
+_ROW = "__taco_source_row"
 _NAME = re.compile(r'(?<![\w"."])l(\d+)\b(?!\s*:)', re.IGNORECASE)
 _WITH = re.compile(r"^\s*with(\s+recursive)?\b", re.IGNORECASE)
 
@@ -33,7 +37,13 @@ def flat_view_sql(columns: Callable[[int], list[str]], level: int, views: Callab
     views = views or (lambda k: f"level{k}")
     cols = {k: columns(k) for k in range(level + 1)}
     select = [f'_l{k}.{_q(c)} AS {_q(f"l{k}:{c}")}' for k in range(level, -1, -1) for c in cols[k] if c not in _SKIP]
-    return f"SELECT {', '.join(select)} FROM {views(level)} _l{level} " + _joins(cols, level, views)
+    return (f"SELECT {', '.join(select)} FROM {_numbered(views(level))} _l{level} " + _joins(cols, level, views)
+            + f" ORDER BY _l{level}.{_ROW}")
+
+
+def _numbered(relation: str) -> str:
+    """``relation`` with each row's position in it as ``__taco_source_row``."""
+    return f"(SELECT *, row_number() OVER () AS {_ROW} FROM {relation})"
 
 
 def _joins(cols: dict[int, list[str]], level: int, views: Callable[[int], str]) -> str:
@@ -84,10 +94,12 @@ def flatten_sql(columns: Callable[[int], list[str]], level: int, views: Callable
     select = [f'_l{k}.{_q(c)} AS {_q(f"l{k}:{c}")}' for k in range(level, -1, -1) for c in cols[k]
               if not c.startswith("internal:")]
     select.append(f'_l{level}."internal:gdal_vsi" AS gdal_vsi')
-    sql = (f"SELECT {', '.join(select)} FROM {views(level)} _l{level} " + _joins(cols, level, views)
+    sql = (f"SELECT {', '.join(select)} FROM {_numbered(views(level))} _l{level} " + _joins(cols, level, views)
            + f" WHERE _l{level}.\"type\" = 'FILE'" + (f" AND ({where})" if where else ""))
+    order = f"_l{level}.{_ROW}"
     if sort_by:
-        sql += f" ORDER BY {_q(sort_by)} {'DESC' if descending else 'ASC'}"
+        order = f"{_q(sort_by)} {'DESC' if descending else 'ASC'}, {order}"
+    sql += f" ORDER BY {order}"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     return sql

@@ -19,6 +19,7 @@
 
 #include "read/dataset_state.h"
 #include "read/path_safety.h"
+#include "read/source_order.h"
 #include "read/user_sql.h"
 #include "table/engine.h"
 #include "table/wkb_functions.h"
@@ -322,17 +323,25 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                                QuoteIdentifier(kSourcePart) + " FROM read_parquet([" + list +
                                "], union_by_name = true, filename = " + QuoteString(kPartFile) + ")");
     if (st.ok()) {
-      // Level 0 without padding rows; deeper levels keep the children of the kept rows one
-      // level up, in the same part.
-      const std::string where =
-          level == 0 ? "NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) + "), false)"
-                     : "EXISTS (SELECT 1 FROM level" + std::to_string(level - 1) + "_table p WHERE p." +
-                           QuoteIdentifier(kSourcePart) + " = t." + QuoteIdentifier(kSourcePart) + " AND p." +
-                           QuoteIdentifier(kCurrentId) + " = t." + QuoteIdentifier(kParentId) + ")";
+      // Level 0 without padding rows (the scan's order: part by part, each in stored order);
+      // deeper levels keep the children of the kept rows one level up, in the same part, in
+      // the scan's order too (a semi-join alone would not keep it: read/source_order.h).
+      const std::string scan = "concat_level" + n + "_scan";
+      std::string rows;
+      if (level == 0) {
+        rows = "SELECT * FROM " + scan + " t WHERE NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) +
+               "), false)";
+      } else {
+        rows = read::KeepSourceOrder(scan, "t",
+                                     "EXISTS (SELECT 1 FROM level" + std::to_string(level - 1) + "_table p WHERE p." +
+                                         QuoteIdentifier(kSourcePart) + " = t." + QuoteIdentifier(kSourcePart) +
+                                         " AND p." + QuoteIdentifier(kCurrentId) + " = t." +
+                                         QuoteIdentifier(kParentId) + ")");
+      }
       st = engine.Execute("CREATE VIEW level" + n + "_table AS SELECT t.* EXCLUDE (" + QuoteIdentifier(kSourcePart) +
                           "), " + source_paths + "[t." + QuoteIdentifier(kSourcePart) + " + 1] AS " +
-                          QuoteIdentifier(kSourcePath) + ", t." + QuoteIdentifier(kSourcePart) + " FROM concat_level" +
-                          n + "_scan t WHERE " + where);
+                          QuoteIdentifier(kSourcePath) + ", t." + QuoteIdentifier(kSourcePart) + " FROM (" + rows +
+                          ") t");
     }
     if (st.ok()) {
       st = engine.Execute("CREATE VIEW level" + n + " AS SELECT *, " + ConcatVsiExpression(*state->layout, level) +

@@ -79,9 +79,10 @@ Result<std::string> Dataset::FilesQuery() const {
     }
   }
 
-  // Level 0: the view's rows in their order, with the stored join keys when the view
-  // dropped them (matched through internal:gdal_vsi, unique per sample).
-  std::string sql = "WITH " + RowOf(0) + " AS (SELECT row_number() OVER () AS " + Ordinal(0) + ", v.*";
+  // Level 0: the view's rows in their order (numbered before the key lookup below, which is
+  // a join: read/source_order.h), with the stored join keys when the view dropped them
+  // (matched through internal:gdal_vsi, unique per sample).
+  std::string sql = "WITH " + RowOf(0) + " AS (SELECT v.*";
   if (levels > 1 && !has_keys) {
     if (!HasColumn(view_columns, kGdalVsi)) {
       return s.Error("files: the view has neither internal:current_id nor internal:gdal_vsi (select from data_raw)");
@@ -92,7 +93,7 @@ Result<std::string> Dataset::FilesQuery() const {
                QuoteIdentifier(kGdalVsi) + " LIMIT 1) AS " + QuoteIdentifier(k);
     }
   }
-  sql += " FROM " + view_ + " v)";
+  sql += " FROM (SELECT row_number() OVER () AS " + Ordinal(0) + ", * FROM " + view_ + ") v)";
   std::vector<std::vector<Column>> level_columns(static_cast<size_t>(levels));
   level_columns[0] = view_columns;
   for (int k = 1; k < levels; ++k) {

@@ -1,4 +1,5 @@
-// filter_bbox / filter_datetime and their cascade to level 0 (FORMAT §6.5–§6.7).
+// filter_bbox / filter_datetime and their cascade to level 0 (FORMAT §6.5–§6.7). Every
+// filtered view, at every level, gives its rows in its source's order (read/source_order.h).
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -6,6 +7,7 @@
 
 #include "read/dataset_state.h"
 #include "read/datetime_range.h"
+#include "read/source_order.h"
 #include "table/engine.h"
 #include "table/wkb_functions.h"
 #include "taco/dataset.h"
@@ -89,9 +91,10 @@ Result<std::unique_ptr<Dataset>> Dataset::CascadeFilter(const std::string& what,
   std::string child = child_name;
   for (int lvl = level - 1; lvl >= 1; --lvl) {
     const std::string name = state_->NewName("filtered_" + std::to_string(lvl));
-    st = state_->engine->Execute("CREATE TEMP VIEW " + name + " AS SELECT * FROM " +
-                                 BaseRelation(*context_, view_, lvl) + " p WHERE EXISTS (SELECT 1 FROM " + child +
-                                 " c WHERE " + JoinOn(*state_, "c", "p") + ")");
+    st = state_->engine->Execute(
+        "CREATE TEMP VIEW " + name + " AS " +
+        read::KeepSourceOrder(BaseRelation(*context_, view_, lvl), "p",
+                              "EXISTS (SELECT 1 FROM " + child + " c WHERE " + JoinOn(*state_, "c", "p") + ")"));
     if (!st.ok()) return state_->Prefixed(st.WithPrefix(what));
     context->filtered[lvl] = name;
     child = name;
@@ -104,10 +107,11 @@ Result<std::unique_ptr<Dataset>> Dataset::CascadeFilter(const std::string& what,
   if (HasColumn(columns, kCurrentId) &&
       (!state_->layout->ids_local_to_source_file() || HasColumn(columns, kSourceFile)) &&
       (!state_->concatenated || HasColumn(columns, kSourcePart))) {
-    sql = "SELECT * FROM " + view_ + " p WHERE " + exists;
+    sql = read::KeepSourceOrder(view_, "p", exists);
   } else if (HasColumn(columns, kGdalVsi)) {
     const std::string vsi = QuoteIdentifier(kGdalVsi);
-    sql = "SELECT * FROM " + view_ + " WHERE " + vsi + " IN (SELECT p." + vsi + " FROM level0 p WHERE " + exists + ")";
+    sql =
+        read::KeepSourceOrder(view_, "v", "v." + vsi + " IN (SELECT p." + vsi + " FROM level0 p WHERE " + exists + ")");
   } else {
     return state_->Error(what + ": a filter on level " + std::to_string(level) +
                          " needs internal:current_id or internal:gdal_vsi in the current view (select from "

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "read/source_order.h"
 #include "read/sql_rewrite.h"
 #include "table/engine.h"
 
@@ -185,9 +186,10 @@ Result<std::string> ProtectedQuery(Dataset::State& s, const std::string& query, 
                QuoteIdentifier(g->name) + " ELSE error(" + message + ") END AS " + QuoteIdentifier(g->name);
   }
   *levels = std::set<int>(candidates.begin(), candidates.end());
-  return "SELECT * EXCLUDE (" + std::string(kGenuine) + ") REPLACE (" + replace +
+  // The query's rows in the query's order (the EXISTS is a join: read/source_order.h).
+  return "SELECT * EXCLUDE (" + std::string(kGenuine) + ", " + kSourceRow + ") REPLACE (" + replace +
          ") FROM (SELECT q.*, EXISTS (SELECT 1 FROM (" + genuine + ") g WHERE " + match + ") AS " + kGenuine +
-         " FROM " + inner + " q)";
+         " FROM " + NumberedSource(inner, "q") + ") ORDER BY " + kSourceRow;
 }
 
 }  // namespace taco::read

@@ -21,7 +21,8 @@
 //    compared as text, NULL equal to NULL); a row that fails makes the query fail with
 //    "<dataset>: refused: ..." naming the row's id. When no level the query reads has all
 //    those columns, Sql() itself is refused. To keep a changed value, name it differently
-//    (`... AS gdal_path`): only `internal:*` names are protected.
+//    (`... AS gdal_path`): only `internal:*` names are protected. The wrapped rows keep the
+//    order the query gives them (read/source_order.h).
 //  * `levels` receives the stored levels the result's rows may come from.
 #ifndef TACO_READ_PROTECTED_COLUMNS_H_
 #define TACO_READ_PROTECTED_COLUMNS_H_

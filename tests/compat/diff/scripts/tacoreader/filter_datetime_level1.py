@@ -11,5 +11,7 @@ W = sys.argv[1]
 ds = tacoreader.load(f"{W}/nested.tacozip")
 f = ds.filter_datetime("2023-01-01/2023-02-28", level=1)
 # The order of the cascaded rows is not defined upstream: its semi-join runs on DuckDB's
-# threads and came back as t1, t0 once on a loaded machine. The set of parents is compared.
-diffkit.emit({"ids": sorted(f.data["id"].to_pylist())})
+# threads and came back as t1, t0 once on a loaded machine. compat keeps the level-0 order
+# (deliberate/tacoreader.toml); the set of parents is compared as is.
+ids = f.data["id"].to_pylist()
+diffkit.emit({"ids": sorted(ids), "order": ids})
