@@ -2,16 +2,21 @@
 #include "write/tree_builder_scan.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "taco/model.h"
+#include "util/ordered_parallel.h"
 #include "util/quote.h"
 #include "write/metadata_files.h"
 
@@ -25,20 +30,43 @@ Status ErrnoStatus(const std::string& path, const std::string& what, int err) {
   return err == ENOENT || err == ENOTDIR ? Status::NotFound(msg) : Status::IOError(msg);
 }
 
-// Entry names of a directory (without "." and ".."), sorted by byte order.
-Result<std::vector<std::string>> ListDirectory(const std::string& path) {
-  std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(path.c_str()), &::closedir);
-  if (!dir) return ErrnoStatus(path, "cannot read the directory", errno);
-  std::vector<std::string> names;
+// An entry of a directory listing: its name and the type getdents reported (DT_UNKNOWN
+// when the file system does not say).
+struct DirEntry {
+  std::string name;
+  unsigned char type = DT_UNKNOWN;
+};
+
+using DirHandle = std::unique_ptr<DIR, int (*)(DIR*)>;
+
+// The directory `name` of `parent_fd` (AT_FDCWD: `name` is a path) open for reading; `path`
+// names it in errors. `no_follow`: a symbolic link is refused (ELOOP) instead of followed.
+Result<DirHandle> OpenDirectory(int parent_fd, const char* name, const std::string& path, bool no_follow = false) {
+  const int fd = ::openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0));
+  if (fd < 0) return ErrnoStatus(path, "cannot read the directory", errno);
+  DIR* dir = ::fdopendir(fd);
+  if (dir == nullptr) {
+    const int err = errno;
+    ::close(fd);
+    return ErrnoStatus(path, "cannot read the directory", err);
+  }
+  return DirHandle(dir, &::closedir);
+}
+
+// Entries of `dir` (without "." and ".."), sorted by name (byte order).
+Result<std::vector<DirEntry>> ListDirectory(DIR* dir, const std::string& path) {
+  std::vector<DirEntry> entries;
   errno = 0;
-  while (struct dirent* entry = ::readdir(dir.get())) {
-    std::string name = entry->d_name;
-    if (name != "." && name != "..") names.push_back(std::move(name));
+  while (struct dirent* entry = ::readdir(dir)) {
+    const char* name = entry->d_name;
+    if (!(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))) {
+      entries.push_back({name, entry->d_type});
+    }
     errno = 0;
   }
   if (errno != 0) return ErrnoStatus(path, "cannot read the directory", errno);
-  std::sort(names.begin(), names.end());
-  return names;
+  std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+  return entries;
 }
 
 bool Excluded(const std::vector<std::string>& exclude, const std::string& name, const std::string& rel) {
@@ -51,23 +79,36 @@ bool Excluded(const std::vector<std::string>& exclude, const std::string& name, 
   return false;
 }
 
-Status ScanInto(TreeNode* dir, const std::vector<std::string>& exclude) {
-  TACO_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(dir->path));
-  for (std::string& name : names) {
-    if (name[0] == '.') continue;  // hidden entries are not samples
-    TreeNode child;
-    child.rel = dir->rel.empty() ? name : dir->rel + "/" + name;
-    if (Excluded(exclude, name, child.rel)) continue;
-    child.path = dir->path + "/" + name;
-    child.level = dir->level + 1;
-    Status id_status = ValidateSampleId(name);
-    if (!id_status.ok()) return Status::InvalidArgument(child.path + ": bad sample id: " + id_status.message());
-    child.id = std::move(name);
+Status ScanInto(DIR* handle, TreeNode* dir, const std::vector<std::string>& exclude);
+
+// The node of `entry` of the directory `dir` (open at `dir_fd`), its subtree scanned; nullopt
+// for a hidden or excluded entry. Paths are looked up relative to `dir_fd` (one component);
+// a directory that getdents reports as one is not stat'ed, a regular file once (its size).
+Result<std::optional<TreeNode>> ScanEntry(int dir_fd, const TreeNode& dir, DirEntry& entry,
+                                          const std::vector<std::string>& exclude) {
+  std::string& name = entry.name;
+  if (name[0] == '.') return std::optional<TreeNode>();  // hidden entries are not samples
+  TreeNode child;
+  child.rel = dir.rel.empty() ? name : dir.rel + "/" + name;
+  if (Excluded(exclude, name, child.rel)) return std::optional<TreeNode>();
+  child.path = dir.path + "/" + name;
+  child.level = dir.level + 1;
+  Status id_status = ValidateSampleId(name);
+  if (!id_status.ok()) return Status::InvalidArgument(child.path + ": bad sample id: " + id_status.message());
+  DirHandle child_dir(nullptr, &::closedir);
+  if (entry.type == DT_DIR) {
+    // Not followed: replaced by a symbolic link since the listing, it gets the checks below.
+    Result<DirHandle> opened = OpenDirectory(dir_fd, name.c_str(), child.path, /*no_follow=*/true);
+    if (opened.ok()) child_dir = std::move(*opened);
+  }
+  if (!child_dir) {
     struct stat lst;
-    if (::lstat(child.path.c_str(), &lst) != 0) return ErrnoStatus(child.path, "cannot stat", errno);
+    if (::fstatat(dir_fd, name.c_str(), &lst, AT_SYMLINK_NOFOLLOW) != 0) {
+      return ErrnoStatus(child.path, "cannot stat", errno);
+    }
     struct stat st = lst;
     if (S_ISLNK(lst.st_mode)) {
-      if (::stat(child.path.c_str(), &st) != 0) {
+      if (::fstatat(dir_fd, name.c_str(), &st, 0) != 0) {
         return Status::InvalidArgument(child.path + ": dangling symbolic link (" + std::strerror(errno) + ")");
       }
       if (S_ISDIR(st.st_mode)) {
@@ -77,21 +118,67 @@ Status ScanInto(TreeNode* dir, const std::vector<std::string>& exclude) {
       }
     }
     if (S_ISDIR(st.st_mode)) {
-      child.is_dir = true;
-      TACO_RETURN_IF_ERROR(ScanInto(&child, exclude));
-      if (child.children.empty()) {
-        return Status::InvalidArgument(child.path +
-                                       ": empty directory (a FOLDER sample needs at least one child; hidden "
-                                       "entries do not count)");
-      }
+      TACO_ASSIGN_OR_RETURN(child_dir, OpenDirectory(dir_fd, name.c_str(), child.path));
     } else if (!S_ISREG(st.st_mode)) {
       return Status::InvalidArgument(child.path + ": not a regular file or directory");
     } else {
       child.size = static_cast<uint64_t>(st.st_size);
     }
-    dir->children.push_back(std::move(child));
+  }
+  child.id = std::move(name);
+  if (child_dir) {
+    child.is_dir = true;
+    TACO_RETURN_IF_ERROR(ScanInto(child_dir.get(), &child, exclude));
+    child_dir.reset();
+    if (child.children.empty()) {
+      return Status::InvalidArgument(child.path +
+                                     ": empty directory (a FOLDER sample needs at least one child; hidden "
+                                     "entries do not count)");
+    }
+  }
+  return std::optional<TreeNode>(std::move(child));
+}
+
+Status ScanInto(DIR* handle, TreeNode* dir, const std::vector<std::string>& exclude) {
+  TACO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDirectory(handle, dir->path));
+  const int dir_fd = ::dirfd(handle);
+  dir->children.reserve(entries.size());
+  for (DirEntry& entry : entries) {
+    TACO_ASSIGN_OR_RETURN(std::optional<TreeNode> child, ScanEntry(dir_fd, *dir, entry, exclude));
+    if (child) dir->children.push_back(std::move(*child));
   }
   return Status::OK();
+}
+
+// The root's entries, each with its subtree, scanned on two workers in batches of kScanBatch
+// entries and appended in name order (util::OrderedParallel: the tree and the first error in
+// that order do not depend on the threads).
+constexpr size_t kScanBatch = 16;
+
+Status ScanRoot(DIR* handle, TreeNode* root, const std::vector<std::string>& exclude) {
+  TACO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDirectory(handle, root->path));
+  const int root_fd = ::dirfd(handle);
+  root->children.reserve(entries.size());
+  const size_t batches = (entries.size() + kScanBatch - 1) / kScanBatch;
+  const size_t threads = std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+  using Batch = std::vector<Result<std::optional<TreeNode>>>;
+  return util::OrderedParallel(
+      batches, threads, 4 * threads,
+      [&](size_t b) {
+        Batch batch;
+        for (size_t i = b * kScanBatch; i < std::min(entries.size(), (b + 1) * kScanBatch); ++i) {
+          batch.push_back(ScanEntry(root_fd, *root, entries[i], exclude));
+          if (!batch.back().ok()) break;  // the first error of the batch is the one reported
+        }
+        return batch;
+      },
+      [&](size_t, Batch batch) -> Status {
+        for (Result<std::optional<TreeNode>>& child : batch) {
+          if (!child.ok()) return child.status();
+          if (*child) root->children.push_back(std::move(**child));
+        }
+        return Status::OK();
+      });
 }
 
 void SortByRank(TreeNode* dir) {
@@ -122,7 +209,8 @@ Result<TreeNode> ScanDirectory(const std::string& src, const std::vector<std::st
   while (root.path.size() > 1 && root.path.back() == '/') root.path.pop_back();
   root.is_dir = true;
   root.level = -1;
-  TACO_RETURN_IF_ERROR(ScanInto(&root, exclude));
+  TACO_ASSIGN_OR_RETURN(DirHandle root_dir, OpenDirectory(AT_FDCWD, src.c_str(), root.path));
+  TACO_RETURN_IF_ERROR(ScanRoot(root_dir.get(), &root, exclude));
   if (root.children.empty()) {
     return Status::InvalidArgument(src + ": no samples (the directory is empty; hidden entries do not count)");
   }
