@@ -4,7 +4,8 @@
 // the bytes do not depend on the threads. Beside it: the small files of a directory source
 // are read ahead on two workers (util::OrderedParallel, batches of files); and the members
 // after the data (every FOLDER's __meta__, deepest first, then the level tables) are encoded
-// ahead on a thread of their own while the data is copied. Their offsets are computed, not
+// ahead on a thread of their own while the data is copied (a level of FILE rows only first:
+// it needs no __meta__ offset). Their offsets are computed, not
 // observed: each member is appended right after the previous one, its data
 // ZipWriter::LocalHeaderSize after its start, so from the sizes the data members will have
 // (the samples' sizes) every later offset follows. When the data came out elsewhere (a file
@@ -169,12 +170,13 @@ constexpr uint64_t kAheadBudget = uint64_t{64} << 20;
 
 // The members after the data encoded ahead (see the file comment), and where they go.
 struct EncodedAhead {
-  MemberRanges ranges;                    // the data members' computed ranges, then each member encoded
-  std::vector<std::string> metas;         // Parquet of folder_meta[0, metas.size())
-  std::vector<std::string> levels;        // Parquet of levels[0, levels.size()), after every __meta__
-  std::vector<size_t> offset_columns_at;  // per encoded level: where AddOffsetColumns put its columns
-  uint64_t end = 0;                       // where the next member's local header goes
-  Status status;                          // the first encoding error (it stops the encoding)
+  MemberRanges ranges;             // the data members' computed ranges, then each member encoded
+  std::vector<std::string> metas;  // Parquet of folder_meta[0, metas.size())
+  // Per level: its Parquet when encoded ahead, and where AddOffsetColumns put its columns.
+  std::vector<std::optional<std::string>> levels;
+  std::vector<size_t> offset_columns_at;
+  uint64_t end = 0;  // where the next member's local header goes
+  Status status;     // the first __meta__ encoding error (it stops the encoding)
   std::exception_ptr thrown;
 };
 
@@ -184,18 +186,48 @@ size_t OffsetColumnsAt(const Table& table) {
   return at < 0 ? table.columns.size() : static_cast<size_t>(at);
 }
 
-// Encodes the members after the data in member order, from `ahead.ranges` (the data
-// members') and `ahead.end`, until done, `stop`, the budget, an error, or a table the
-// engine-free encoder refuses. Inserts the offset columns into each level it encodes.
+// True when every row of the level is a FILE (its offsets are data members' only).
+bool FilesOnly(const model::LevelTables& t, size_t level) {
+  return std::none_of(t.archive_paths[level].begin(), t.archive_paths[level].end(),
+                      [](const std::string& path) { return !path.empty() && path.back() == '/'; });
+}
+
+// Encodes level `level` into ahead.levels (its offset columns inserted into the table) from
+// ahead.ranges. False when the encoding stops there: an error, or a table the engine-free
+// encoder refuses; the table is left as it was, for the calling thread, which meets the same
+// error in the serial order (after every __meta__).
+bool EncodeLevelAhead(model::LevelTables& t, size_t level, EncodedAhead& ahead) {
+  Table& table = t.levels[level];
+  if (table.columns.empty() || !table::CanEncodeParquet(table)) return false;
+  const size_t at = OffsetColumnsAt(table);
+  if (!AddOffsetColumns(table, t.archive_paths[level], ahead.ranges).ok()) return false;
+  Result<std::string> bytes = table::EncodeParquet(table, {kLevelZstd, 65536});
+  if (!bytes.ok()) {
+    table.columns.erase(table.columns.begin() + static_cast<std::ptrdiff_t>(at),
+                        table.columns.begin() + static_cast<std::ptrdiff_t>(at + 2));
+    return false;
+  }
+  ahead.offset_columns_at[level] = at;
+  ahead.levels[level] = std::move(*bytes);
+  return true;
+}
+
+// Encodes the members after the data from `ahead.ranges` (the data members') and
+// `ahead.end`: first the levels whose rows are all FILEs (the largest, and they need no
+// __meta__ offset), then the __meta__ in member order, then the other levels; until done,
+// `stop`, the budget, an error, or a table the engine-free encoder refuses.
 void EncodeAhead(model::LevelTables& t, EncodedAhead& ahead, const std::atomic<bool>& stop) {
+  ahead.levels.resize(t.levels.size());
+  ahead.offset_columns_at.resize(t.levels.size());
   uint64_t kept = 0;
-  auto place = [&](const std::string& name, uint64_t size) {
-    const uint64_t offset = ahead.end + zip::ZipWriter::LocalHeaderSize(name, size);
-    ahead.end = offset + size;
-    return MemberRange{offset, size};
-  };
+  auto more = [&] { return !stop.load(std::memory_order_relaxed) && kept <= kAheadBudget; };
+  for (size_t level = 0; level < t.levels.size(); ++level) {
+    if (!FilesOnly(t, level)) continue;
+    if (!more() || !EncodeLevelAhead(t, level, ahead)) return;
+    kept += ahead.levels[level]->size();
+  }
   for (const auto& [folder, meta] : t.folder_meta) {
-    if (stop.load(std::memory_order_relaxed) || kept > kAheadBudget) return;
+    if (!more()) return;
     EncodedMeta encoded = EncodeMeta(folder, meta, ahead.ranges);
     if (!encoded.status.ok()) {
       ahead.status = encoded.status;
@@ -203,33 +235,16 @@ void EncodeAhead(model::LevelTables& t, EncodedAhead& ahead, const std::atomic<b
     }
     if (!encoded.parquet) return;  // for the engine, on the calling thread
     const std::string member = folder + "__meta__";
-    ahead.ranges[member] = place(member, encoded.parquet->size());
+    const uint64_t offset = ahead.end + zip::ZipWriter::LocalHeaderSize(member, encoded.parquet->size());
+    ahead.end = offset + encoded.parquet->size();
+    ahead.ranges[member] = {offset, encoded.parquet->size()};
     kept += encoded.parquet->size();
     ahead.metas.push_back(std::move(*encoded.parquet));
   }
   for (size_t level = 0; level < t.levels.size(); ++level) {
-    Table& table = t.levels[level];
-    if (stop.load(std::memory_order_relaxed) || kept > kAheadBudget || table.columns.empty() ||
-        !table::CanEncodeParquet(table)) {
-      return;
-    }
-    const size_t at = OffsetColumnsAt(table);
-    Status added = AddOffsetColumns(table, t.archive_paths[level], ahead.ranges);
-    if (!added.ok()) {
-      ahead.status = added;
-      return;
-    }
-    Result<std::string> bytes = table::EncodeParquet(table, {kLevelZstd, 65536});
-    if (!bytes.ok()) {
-      table.columns.erase(table.columns.begin() + static_cast<std::ptrdiff_t>(at),
-                          table.columns.begin() + static_cast<std::ptrdiff_t>(at + 2));
-      if (bytes.status().code() != StatusCode::kNotSupported) ahead.status = bytes.status();
-      return;
-    }
-    place("METADATA/level" + std::to_string(level) + ".parquet", bytes->size());
-    kept += bytes->size();
-    ahead.offset_columns_at.push_back(at);
-    ahead.levels.push_back(std::move(*bytes));
+    if (ahead.levels[level]) continue;
+    if (!more() || !EncodeLevelAhead(t, level, ahead)) return;
+    kept += ahead.levels[level]->size();
   }
 }
 
@@ -314,8 +329,7 @@ Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, const Engi
       std::equal(planned.begin(), planned.end(), actual.begin(),
                  [](const MemberRange& a, const MemberRange& b) { return a.offset == b.offset && a.size == b.size; });
   MemberRanges ranges;
-  size_t meta_begin = 0, level_begin = 0;
-  std::vector<zip::HeaderEntry> header;
+  size_t meta_begin = 0;
   if (as_planned) {
     ranges = std::move(ahead.ranges);
     for (; meta_begin < ahead.metas.size(); ++meta_begin) {
@@ -327,23 +341,20 @@ Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, const Engi
       }
       ahead.metas[meta_begin] = std::string();
     }
-    for (; level_begin < ahead.levels.size(); ++level_begin) {
-      TACO_ASSIGN_OR_RETURN(
-          zip::MemberInfo info,
-          zip->AddBytes("METADATA/level" + std::to_string(level_begin) + ".parquet", ahead.levels[level_begin]));
-      header.push_back({info.data_offset, info.size});
-      t.levels[level_begin] = Table();  // written: its memory goes
-    }
     TACO_RETURN_IF_ERROR(ahead.status);  // where the serial order meets it: after what was encoded before it
   } else {
     // A data member is not where it was computed to be: encode the rest from the real ranges.
-    for (size_t level = 0; level < ahead.offset_columns_at.size(); ++level) {
+    for (size_t level = 0; level < ahead.levels.size(); ++level) {
+      if (!ahead.levels[level]) continue;
+      ahead.levels[level].reset();
       const auto at = static_cast<std::ptrdiff_t>(ahead.offset_columns_at[level]);
       t.levels[level].columns.erase(t.levels[level].columns.begin() + at, t.levels[level].columns.begin() + at + 2);
     }
     ranges.reserve(t.files.size() + t.folder_meta.size());
     for (size_t i = 0; i < t.files.size(); ++i) ranges.emplace(t.files[i].first, actual[i]);
   }
+  std::vector<std::optional<std::string>> levels_ahead = std::move(ahead.levels);
+  levels_ahead.resize(t.levels.size());
   ahead = EncodedAhead();
 
   // Deepest folders first, so every child __meta__ exists before its parent's table; the
@@ -380,10 +391,16 @@ Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, const Engi
     begin = end;
   }
 
-  for (size_t level = level_begin; level < t.levels.size(); ++level) {
+  std::vector<zip::HeaderEntry> header;
+  for (size_t level = 0; level < t.levels.size(); ++level) {
     Table table = std::move(t.levels[level]);  // consumed: the level's memory goes as it is written
-    TACO_RETURN_IF_ERROR(AddOffsetColumns(table, t.archive_paths[level], ranges));
-    TACO_ASSIGN_OR_RETURN(std::string parquet, ToParquet(engine, table, {kLevelZstd, 65536}));
+    std::string parquet;
+    if (levels_ahead[level]) {
+      parquet = std::move(*levels_ahead[level]);
+    } else {
+      TACO_RETURN_IF_ERROR(AddOffsetColumns(table, t.archive_paths[level], ranges));
+      TACO_ASSIGN_OR_RETURN(parquet, ToParquet(engine, table, {kLevelZstd, 65536}));
+    }
     TACO_ASSIGN_OR_RETURN(zip::MemberInfo info,
                           zip->AddBytes("METADATA/level" + std::to_string(level) + ".parquet", parquet));
     header.push_back({info.data_offset, info.size});
