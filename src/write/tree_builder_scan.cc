@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "taco/model.h"
 #include "util/ordered_parallel.h"
@@ -37,34 +38,56 @@ struct DirEntry {
   unsigned char type = DT_UNKNOWN;
 };
 
-using DirHandle = std::unique_ptr<DIR, int (*)(DIR*)>;
+// An open directory descriptor, closed with the handle.
+class DirHandle {
+ public:
+  DirHandle() = default;
+  explicit DirHandle(int fd) : fd_(fd) {}
+  DirHandle(DirHandle&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  DirHandle& operator=(DirHandle&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  ~DirHandle() { reset(); }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  int fd() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
 
 // The directory `name` of `parent_fd` (AT_FDCWD: `name` is a path) open for reading; `path`
 // names it in errors. `no_follow`: a symbolic link is refused (ELOOP) instead of followed.
 Result<DirHandle> OpenDirectory(int parent_fd, const char* name, const std::string& path, bool no_follow = false) {
   const int fd = ::openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0));
   if (fd < 0) return ErrnoStatus(path, "cannot read the directory", errno);
-  DIR* dir = ::fdopendir(fd);
-  if (dir == nullptr) {
-    const int err = errno;
-    ::close(fd);
-    return ErrnoStatus(path, "cannot read the directory", err);
-  }
-  return DirHandle(dir, &::closedir);
+  return DirHandle(fd);
 }
 
-// Entries of `dir` (without "." and ".."), sorted by name (byte order).
-Result<std::vector<DirEntry>> ListDirectory(DIR* dir, const std::string& path) {
+// Entries of the directory open at `fd` (without "." and ".."), sorted by name (byte
+// order). getdents64 itself, not fdopendir/readdir: those cost an fstat and an fcntl per
+// directory (20,000 syscalls for a tree of 10,000 folders).
+Result<std::vector<DirEntry>> ListDirectory(int fd, const std::string& path) {
+  alignas(8) char buffer[32768];
   std::vector<DirEntry> entries;
-  errno = 0;
-  while (struct dirent* entry = ::readdir(dir)) {
-    const char* name = entry->d_name;
-    if (!(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))) {
-      entries.push_back({name, entry->d_type});
+  for (;;) {
+    const ssize_t n = ::getdents64(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ErrnoStatus(path, "cannot read the directory", errno);
+    if (n == 0) break;
+    for (ssize_t at = 0; at < n;) {
+      const auto* entry = reinterpret_cast<const struct dirent64*>(buffer + at);
+      const char* name = entry->d_name;
+      if (!(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))) {
+        entries.push_back({name, entry->d_type});
+      }
+      at += entry->d_reclen;
     }
-    errno = 0;
   }
-  if (errno != 0) return ErrnoStatus(path, "cannot read the directory", errno);
   std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
   return entries;
 }
@@ -79,7 +102,7 @@ bool Excluded(const std::vector<std::string>& exclude, const std::string& name, 
   return false;
 }
 
-Status ScanInto(DIR* handle, TreeNode* dir, const std::vector<std::string>& exclude);
+Status ScanInto(int dir_fd, TreeNode* dir, const std::vector<std::string>& exclude);
 
 // The node of `entry` of the directory `dir` (open at `dir_fd`), its subtree scanned; nullopt
 // for a hidden or excluded entry. Paths are looked up relative to `dir_fd` (one component);
@@ -95,7 +118,7 @@ Result<std::optional<TreeNode>> ScanEntry(int dir_fd, const TreeNode& dir, DirEn
   child.level = dir.level + 1;
   Status id_status = ValidateSampleId(name);
   if (!id_status.ok()) return Status::InvalidArgument(child.path + ": bad sample id: " + id_status.message());
-  DirHandle child_dir(nullptr, &::closedir);
+  DirHandle child_dir;
   if (entry.type == DT_DIR) {
     // Not followed: replaced by a symbolic link since the listing, it gets the checks below.
     Result<DirHandle> opened = OpenDirectory(dir_fd, name.c_str(), child.path, /*no_follow=*/true);
@@ -128,7 +151,7 @@ Result<std::optional<TreeNode>> ScanEntry(int dir_fd, const TreeNode& dir, DirEn
   child.id = std::move(name);
   if (child_dir) {
     child.is_dir = true;
-    TACO_RETURN_IF_ERROR(ScanInto(child_dir.get(), &child, exclude));
+    TACO_RETURN_IF_ERROR(ScanInto(child_dir.fd(), &child, exclude));
     child_dir.reset();
     if (child.children.empty()) {
       return Status::InvalidArgument(child.path +
@@ -139,9 +162,8 @@ Result<std::optional<TreeNode>> ScanEntry(int dir_fd, const TreeNode& dir, DirEn
   return std::optional<TreeNode>(std::move(child));
 }
 
-Status ScanInto(DIR* handle, TreeNode* dir, const std::vector<std::string>& exclude) {
-  TACO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDirectory(handle, dir->path));
-  const int dir_fd = ::dirfd(handle);
+Status ScanInto(int dir_fd, TreeNode* dir, const std::vector<std::string>& exclude) {
+  TACO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDirectory(dir_fd, dir->path));
   dir->children.reserve(entries.size());
   for (DirEntry& entry : entries) {
     TACO_ASSIGN_OR_RETURN(std::optional<TreeNode> child, ScanEntry(dir_fd, *dir, entry, exclude));
@@ -155,9 +177,8 @@ Status ScanInto(DIR* handle, TreeNode* dir, const std::vector<std::string>& excl
 // that order do not depend on the threads).
 constexpr size_t kScanBatch = 16;
 
-Status ScanRoot(DIR* handle, TreeNode* root, const std::vector<std::string>& exclude) {
-  TACO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDirectory(handle, root->path));
-  const int root_fd = ::dirfd(handle);
+Status ScanRoot(int root_fd, TreeNode* root, const std::vector<std::string>& exclude) {
+  TACO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDirectory(root_fd, root->path));
   root->children.reserve(entries.size());
   const size_t batches = (entries.size() + kScanBatch - 1) / kScanBatch;
   const size_t threads = std::thread::hardware_concurrency() >= 2 ? 2 : 1;
@@ -210,7 +231,7 @@ Result<TreeNode> ScanDirectory(const std::string& src, const std::vector<std::st
   root.is_dir = true;
   root.level = -1;
   TACO_ASSIGN_OR_RETURN(DirHandle root_dir, OpenDirectory(AT_FDCWD, src.c_str(), root.path));
-  TACO_RETURN_IF_ERROR(ScanRoot(root_dir.get(), &root, exclude));
+  TACO_RETURN_IF_ERROR(ScanRoot(root_dir.fd(), &root, exclude));
   if (root.children.empty()) {
     return Status::InvalidArgument(src + ": no samples (the directory is empty; hidden entries do not count)");
   }

@@ -48,15 +48,36 @@ size_t Batches(size_t n) { return (n + kBatch - 1) / kBatch; }
 
 size_t WorkerThreads() { return std::thread::hardware_concurrency() >= 2 ? 2 : 1; }
 
+// The bytes of `fd` when it holds exactly `expected` bytes (one pread of expected + 1 that
+// comes back short with all of them: a regular file ends there), else nullopt. Costs no
+// fstat when the file is as it was scanned.
+std::optional<std::string> ReadExpectedSize(int fd, uint64_t expected) {
+  if (expected == 0 || expected > kReadAheadMax) return std::nullopt;  // size 0: a device reads so too
+  std::string bytes(static_cast<size_t>(expected) + 1, '\0');
+  ssize_t n = 0;
+  do {
+    n = ::pread(fd, bytes.data(), bytes.size(), 0);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0 || static_cast<uint64_t>(n) != expected) return std::nullopt;
+  bytes.resize(static_cast<size_t>(expected));
+  return bytes;
+}
+
 // The bytes of the regular file `path` (nullopt when it is larger than kReadAheadMax now: the
-// caller copies it with AddFile). Errors as ZipWriter::AddFile's.
-Result<std::optional<std::string>> ReadSmallFile(const std::string& path) {
+// caller copies it with AddFile). Errors as ZipWriter::AddFile's. `expected`: the size the
+// file had when its sample was made; when it still has it, no fstat is needed.
+Result<std::optional<std::string>> ReadSmallFile(const std::string& path, uint64_t expected) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     const int err = errno;
     if (err == ENOENT) return Status::NotFound(path + ": no such file");
     return Status::IOError(path + ": cannot open: " + std::strerror(err));
   }
+  if (std::optional<std::string> as_scanned = ReadExpectedSize(fd, expected)) {
+    ::close(fd);
+    return as_scanned;
+  }
+  // Not as scanned (or not a regular file any more): what fstat says now.
   struct stat st {};
   Result<std::optional<std::string>> out = std::optional<std::string>();
   if (::fstat(fd, &st) != 0) {
@@ -89,7 +110,7 @@ Result<std::optional<std::string>> ReadAhead(const Sample& sample) {
   if (sample.range_reader() != nullptr || sample.file_path().empty() || sample.size_bytes() > kReadAheadMax) {
     return std::optional<std::string>();
   }
-  return ReadSmallFile(sample.file_path());
+  return ReadSmallFile(sample.file_path(), sample.size_bytes());
 }
 
 // `run`: the sample's bytes when they were read as part of a run (io/range_runs.h). A ZIP
