@@ -187,14 +187,27 @@ static Result<std::vector<std::string>> CreateUnguarded(const Taco& taco, const 
     TACO_ASSIGN_OR_RETURN(auto out, AtomicOutput::Begin(part.path, format == OutputFormat::kFolder));
     outs.push_back(std::move(out));
   }
-  TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
+  // The engine starts when a writer needs it: always for a FOLDER, for a ZIP only for a table
+  // the engine-free Parquet encoder refuses.
+  std::unique_ptr<table::Engine> engine;
+  const write::EngineSource engine_source = [&engine]() -> Result<table::Engine*> {
+    if (engine == nullptr) {
+      TACO_ASSIGN_OR_RETURN(engine, table::Engine::Open());
+    }
+    return engine.get();
+  };
   write::Progress progress(taco.root().size_bytes(), options.progress);
   const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < parts.size(); ++i) {
     TACO_ASSIGN_OR_RETURN(write::PreparedTaco prepared, write::Prepare(parts[i].taco, meta_with_ids));
     if (options.copy_threads > 0) prepared.copy.reads_in_flight = options.copy_threads;
-    Status st = format == OutputFormat::kZip ? write::WriteZip(prepared, outs[i]->temp_path(), *engine, progress)
-                                             : write::WriteFolder(prepared, outs[i]->temp_path(), *engine, progress);
+    Status st;
+    if (format == OutputFormat::kZip) {
+      st = write::WriteZip(prepared, outs[i]->temp_path(), engine_source, progress);
+    } else {
+      Result<table::Engine*> sql = engine_source();
+      st = sql.ok() ? write::WriteFolder(prepared, outs[i]->temp_path(), **sql, progress) : sql.status();
+    }
     if (!st.ok()) return st.WithPrefix(parts[i].path);
   }
   std::unique_ptr<AtomicOutput> tacocat;

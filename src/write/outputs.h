@@ -73,9 +73,13 @@ inline std::vector<io::RangeRef> SampleRanges(const std::vector<std::pair<std::s
   return refs;
 }
 
+// The SQL engine, opened by the first call (WriteZip asks for it only for a table the
+// engine-free Parquet encoder refuses, so most ZIPs are written without starting it).
+using EngineSource = std::function<Result<table::Engine*>()>;
+
 // The writers consume prepared.tables.levels (each level is moved out as it is written, so
 // that its memory is released before the next one); the rest of `prepared` is left as is.
-Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, table::Engine& engine, Progress& progress);
+Status WriteZip(PreparedTaco& prepared, const std::string& temp_path, const EngineSource& engine, Progress& progress);
 Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::Engine& engine, Progress& progress);
 
 }  // namespace taco::write

@@ -88,11 +88,13 @@ Status UncoveredSamples(const std::vector<std::vector<TreeNode*>>& levels, const
   return Status::OK();
 }
 
-Status ApplyMetadata(const std::string& src, const DirectoryOptions& options,
-                     const std::unordered_map<std::string, TreeNode*>& index,
-                     const std::vector<std::vector<TreeNode*>>& levels, std::vector<std::string>* warnings) {
+Status ApplyMetadata(TreeNode* root, const DirectoryOptions& options, const std::vector<std::vector<TreeNode*>>& levels,
+                     std::vector<std::string>* warnings) {
   const std::vector<std::string>& files = options.metadata_files;
   if (files.empty()) return Status::OK();
+  const std::string& src = root->path;
+  // Built only here: a map of every node by path costs more than the scan of small trees.
+  const std::unordered_map<std::string, TreeNode*> index = write::IndexNodes(root);
   write::MetadataSet set;
   for (const std::string& file : files) TACO_RETURN_IF_ERROR(set.AddFile(file));
   std::vector<std::string> widened;
@@ -449,12 +451,11 @@ static Result<Taco> TacoFromDirectoryUnguarded(const std::string& src, const Dir
 
   TACO_ASSIGN_OR_RETURN(TreeNode root, write::ScanDirectory(src, options.exclude));
   if (!options.order_file.empty()) TACO_RETURN_IF_ERROR(write::ApplyOrderFile(options.order_file, &root));
-  const std::unordered_map<std::string, TreeNode*> index = write::IndexNodes(&root);
   std::vector<std::vector<TreeNode*>> levels;
   CollectLevels(&root, &levels);
 
   std::vector<std::string> warnings;  // reported once the Taco is built
-  TACO_RETURN_IF_ERROR(ApplyMetadata(root.path, options, index, levels, &warnings));
+  TACO_RETURN_IF_ERROR(ApplyMetadata(&root, options, levels, &warnings));
   TACO_RETURN_IF_ERROR(ApplyExtensions(entries, options.extension_settings, options.allow_external_rasters,
                                        options.extension_threads, root.path, levels, options.progress));
   if (!options.time_column.empty()) TACO_RETURN_IF_ERROR(ApplyTimeColumn(options.time_column, levels));

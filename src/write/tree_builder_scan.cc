@@ -2,16 +2,22 @@
 #include "write/tree_builder_scan.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <thread>
+#include <utility>
 
 #include "taco/model.h"
+#include "util/ordered_parallel.h"
 #include "util/quote.h"
 #include "write/metadata_files.h"
 
@@ -25,20 +31,65 @@ Status ErrnoStatus(const std::string& path, const std::string& what, int err) {
   return err == ENOENT || err == ENOTDIR ? Status::NotFound(msg) : Status::IOError(msg);
 }
 
-// Entry names of a directory (without "." and ".."), sorted by byte order.
-Result<std::vector<std::string>> ListDirectory(const std::string& path) {
-  std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(path.c_str()), &::closedir);
-  if (!dir) return ErrnoStatus(path, "cannot read the directory", errno);
-  std::vector<std::string> names;
-  errno = 0;
-  while (struct dirent* entry = ::readdir(dir.get())) {
-    std::string name = entry->d_name;
-    if (name != "." && name != "..") names.push_back(std::move(name));
-    errno = 0;
+// An entry of a directory listing: its name and the type getdents reported (DT_UNKNOWN
+// when the file system does not say).
+struct DirEntry {
+  std::string name;
+  unsigned char type = DT_UNKNOWN;
+};
+
+// An open directory descriptor, closed with the handle.
+class DirHandle {
+ public:
+  DirHandle() = default;
+  explicit DirHandle(int fd) : fd_(fd) {}
+  DirHandle(DirHandle&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  DirHandle& operator=(DirHandle&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
   }
-  if (errno != 0) return ErrnoStatus(path, "cannot read the directory", errno);
-  std::sort(names.begin(), names.end());
-  return names;
+  ~DirHandle() { reset(); }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  int fd() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+// The directory `name` of `parent_fd` (AT_FDCWD: `name` is a path) open for reading; `path`
+// names it in errors. `no_follow`: a symbolic link is refused (ELOOP) instead of followed.
+Result<DirHandle> OpenDirectory(int parent_fd, const char* name, const std::string& path, bool no_follow = false) {
+  const int fd = ::openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0));
+  if (fd < 0) return ErrnoStatus(path, "cannot read the directory", errno);
+  return DirHandle(fd);
+}
+
+// Entries of the directory open at `fd` (without "." and ".."), sorted by name (byte
+// order). getdents64 itself, not fdopendir/readdir: those cost an fstat and an fcntl per
+// directory (20,000 syscalls for a tree of 10,000 folders).
+Result<std::vector<DirEntry>> ListDirectory(int fd, const std::string& path) {
+  alignas(8) char buffer[32768];
+  std::vector<DirEntry> entries;
+  for (;;) {
+    const ssize_t n = ::getdents64(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ErrnoStatus(path, "cannot read the directory", errno);
+    if (n == 0) break;
+    for (ssize_t at = 0; at < n;) {
+      const auto* entry = reinterpret_cast<const struct dirent64*>(buffer + at);
+      const char* name = entry->d_name;
+      if (!(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))) {
+        entries.push_back({name, entry->d_type});
+      }
+      at += entry->d_reclen;
+    }
+  }
+  std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+  return entries;
 }
 
 bool Excluded(const std::vector<std::string>& exclude, const std::string& name, const std::string& rel) {
@@ -51,23 +102,36 @@ bool Excluded(const std::vector<std::string>& exclude, const std::string& name, 
   return false;
 }
 
-Status ScanInto(TreeNode* dir, const std::vector<std::string>& exclude) {
-  TACO_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(dir->path));
-  for (std::string& name : names) {
-    if (name[0] == '.') continue;  // hidden entries are not samples
-    TreeNode child;
-    child.rel = dir->rel.empty() ? name : dir->rel + "/" + name;
-    if (Excluded(exclude, name, child.rel)) continue;
-    child.path = dir->path + "/" + name;
-    child.level = dir->level + 1;
-    Status id_status = ValidateSampleId(name);
-    if (!id_status.ok()) return Status::InvalidArgument(child.path + ": bad sample id: " + id_status.message());
-    child.id = std::move(name);
+Status ScanInto(int dir_fd, TreeNode* dir, const std::vector<std::string>& exclude);
+
+// The node of `entry` of the directory `dir` (open at `dir_fd`), its subtree scanned; nullopt
+// for a hidden or excluded entry. Paths are looked up relative to `dir_fd` (one component);
+// a directory that getdents reports as one is not stat'ed, a regular file once (its size).
+Result<std::optional<TreeNode>> ScanEntry(int dir_fd, const TreeNode& dir, DirEntry& entry,
+                                          const std::vector<std::string>& exclude) {
+  std::string& name = entry.name;
+  if (name[0] == '.') return std::optional<TreeNode>();  // hidden entries are not samples
+  TreeNode child;
+  child.rel = dir.rel.empty() ? name : dir.rel + "/" + name;
+  if (Excluded(exclude, name, child.rel)) return std::optional<TreeNode>();
+  child.path = dir.path + "/" + name;
+  child.level = dir.level + 1;
+  Status id_status = ValidateSampleId(name);
+  if (!id_status.ok()) return Status::InvalidArgument(child.path + ": bad sample id: " + id_status.message());
+  DirHandle child_dir;
+  if (entry.type == DT_DIR) {
+    // Not followed: replaced by a symbolic link since the listing, it gets the checks below.
+    Result<DirHandle> opened = OpenDirectory(dir_fd, name.c_str(), child.path, /*no_follow=*/true);
+    if (opened.ok()) child_dir = std::move(*opened);
+  }
+  if (!child_dir) {
     struct stat lst;
-    if (::lstat(child.path.c_str(), &lst) != 0) return ErrnoStatus(child.path, "cannot stat", errno);
+    if (::fstatat(dir_fd, name.c_str(), &lst, AT_SYMLINK_NOFOLLOW) != 0) {
+      return ErrnoStatus(child.path, "cannot stat", errno);
+    }
     struct stat st = lst;
     if (S_ISLNK(lst.st_mode)) {
-      if (::stat(child.path.c_str(), &st) != 0) {
+      if (::fstatat(dir_fd, name.c_str(), &st, 0) != 0) {
         return Status::InvalidArgument(child.path + ": dangling symbolic link (" + std::strerror(errno) + ")");
       }
       if (S_ISDIR(st.st_mode)) {
@@ -77,21 +141,65 @@ Status ScanInto(TreeNode* dir, const std::vector<std::string>& exclude) {
       }
     }
     if (S_ISDIR(st.st_mode)) {
-      child.is_dir = true;
-      TACO_RETURN_IF_ERROR(ScanInto(&child, exclude));
-      if (child.children.empty()) {
-        return Status::InvalidArgument(child.path +
-                                       ": empty directory (a FOLDER sample needs at least one child; hidden "
-                                       "entries do not count)");
-      }
+      TACO_ASSIGN_OR_RETURN(child_dir, OpenDirectory(dir_fd, name.c_str(), child.path));
     } else if (!S_ISREG(st.st_mode)) {
       return Status::InvalidArgument(child.path + ": not a regular file or directory");
     } else {
       child.size = static_cast<uint64_t>(st.st_size);
     }
-    dir->children.push_back(std::move(child));
+  }
+  child.id = std::move(name);
+  if (child_dir) {
+    child.is_dir = true;
+    TACO_RETURN_IF_ERROR(ScanInto(child_dir.fd(), &child, exclude));
+    child_dir.reset();
+    if (child.children.empty()) {
+      return Status::InvalidArgument(child.path +
+                                     ": empty directory (a FOLDER sample needs at least one child; hidden "
+                                     "entries do not count)");
+    }
+  }
+  return std::optional<TreeNode>(std::move(child));
+}
+
+Status ScanInto(int dir_fd, TreeNode* dir, const std::vector<std::string>& exclude) {
+  TACO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDirectory(dir_fd, dir->path));
+  dir->children.reserve(entries.size());
+  for (DirEntry& entry : entries) {
+    TACO_ASSIGN_OR_RETURN(std::optional<TreeNode> child, ScanEntry(dir_fd, *dir, entry, exclude));
+    if (child) dir->children.push_back(std::move(*child));
   }
   return Status::OK();
+}
+
+// The root's entries, each with its subtree, scanned on two workers in batches of kScanBatch
+// entries and appended in name order (util::OrderedParallel: the tree and the first error in
+// that order do not depend on the threads).
+constexpr size_t kScanBatch = 16;
+
+Status ScanRoot(int root_fd, TreeNode* root, const std::vector<std::string>& exclude) {
+  TACO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, ListDirectory(root_fd, root->path));
+  root->children.reserve(entries.size());
+  const size_t batches = (entries.size() + kScanBatch - 1) / kScanBatch;
+  const size_t threads = std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+  using Batch = std::vector<Result<std::optional<TreeNode>>>;
+  return util::OrderedParallel(
+      batches, threads, 4 * threads,
+      [&](size_t b) {
+        Batch batch;
+        for (size_t i = b * kScanBatch; i < std::min(entries.size(), (b + 1) * kScanBatch); ++i) {
+          batch.push_back(ScanEntry(root_fd, *root, entries[i], exclude));
+          if (!batch.back().ok()) break;  // the first error of the batch is the one reported
+        }
+        return batch;
+      },
+      [&](size_t, Batch batch) -> Status {
+        for (Result<std::optional<TreeNode>>& child : batch) {
+          if (!child.ok()) return child.status();
+          if (*child) root->children.push_back(std::move(**child));
+        }
+        return Status::OK();
+      });
 }
 
 void SortByRank(TreeNode* dir) {
@@ -122,7 +230,8 @@ Result<TreeNode> ScanDirectory(const std::string& src, const std::vector<std::st
   while (root.path.size() > 1 && root.path.back() == '/') root.path.pop_back();
   root.is_dir = true;
   root.level = -1;
-  TACO_RETURN_IF_ERROR(ScanInto(&root, exclude));
+  TACO_ASSIGN_OR_RETURN(DirHandle root_dir, OpenDirectory(AT_FDCWD, src.c_str(), root.path));
+  TACO_RETURN_IF_ERROR(ScanRoot(root_dir.fd(), &root, exclude));
   if (root.children.empty()) {
     return Status::InvalidArgument(src + ": no samples (the directory is empty; hidden entries do not count)");
   }

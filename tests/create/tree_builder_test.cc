@@ -233,6 +233,49 @@ TEST(TreeBuilder, BadTreesAreErrorsNamingThePath) {
   EXPECT_EQ(bad.status().code(), StatusCode::kNotFound);
 }
 
+// The root's entries are scanned on worker threads in batches: the samples still come in
+// byte order with their own sizes, and of several bad entries the first in that order is
+// the one reported, whatever batch each is in.
+TEST(TreeBuilder, ManyRootEntriesKeepTheirOrderAndTheFirstBadOneIsReported) {
+  TempDir dir;
+  std::vector<std::string> expected;
+  for (int i = 99; i >= 0; --i) {
+    char name[8];
+    std::snprintf(name, sizeof name, "d%03d", i);
+    Put(dir, std::string("src/") + name + "/f", std::string(static_cast<size_t>(i + 1), 'x'));
+  }
+  for (int i = 0; i < 100; ++i) {
+    char name[8];
+    std::snprintf(name, sizeof name, "d%03d", i);
+    expected.push_back(name);
+  }
+  DirectoryOptions options;
+  options.collection = Collection();
+  auto taco = TacoFromDirectory(dir / "src", options);
+  ASSERT_TRUE(taco.ok()) << taco.status().ToString();
+  EXPECT_EQ(Ids(taco->root()), expected);
+  for (size_t i = 0; i < 100; ++i) {
+    EXPECT_EQ(taco->root().samples()[i].children()->samples()[0].size_bytes(), i + 1) << expected[i];
+  }
+
+  Put(dir, "src/d090/__x");        // a bad id in a later batch
+  fs::remove(dir / "src/d050/f");  // an empty directory in an earlier one
+  Put(dir, "src/d070/.hidden");    // hidden entries do not count
+  fs::remove(dir / "src/d070/f");
+  auto bad = TacoFromDirectory(dir / "src", options);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), dir /
+                                        "src/d050: empty directory (a FOLDER sample needs at least one child; "
+                                        "hidden entries do not count)");
+  Put(dir, "src/d050/f");
+  Put(dir, "src/d070/f");
+  bad = TacoFromDirectory(dir / "src", options);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), dir /
+                                        "src/d090/__x: bad sample id: id '__x' starts with '__' (reserved for "
+                                        "padding samples '__TACOPAD__<k>')");
+}
+
 TEST(TreeBuilder, ExtensionsComeAfterMetadataAndFoldersGetNulls) {
   TempDir dir;
   DemoOptions demo;

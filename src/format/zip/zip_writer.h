@@ -80,6 +80,11 @@ class ZipWriter {
   Status Finish();
 
   uint64_t position() const { return pos_; }  // bytes written so far (= next LFH offset)
+
+  // The size of the local header AddFile/AddBytes/AddRange write for a member `name` of
+  // `size` bytes: a member added at position() has its data at position() + this, so a
+  // caller can compute the offsets of members before it adds them.
+  static uint64_t LocalHeaderSize(std::string_view name, uint64_t size);
   const std::vector<MemberInfo>& members() const { return members_; }
   const std::string& path() const { return path_; }
 
