@@ -107,8 +107,7 @@ struct References {
 // existing members as entry flags, every other path by name).
 // `engine` reads the Parquet files the decoder leaves to it (started on first use).
 void CheckMembers(const Container& container, const std::function<table::Engine&()>& engine,
-                  const std::vector<Table>& levels, const Tree& tree,
-                  Reporter& rep, References* referenced);
+                  const std::vector<Table>& levels, const Tree& tree, Reporter& rep, References* referenced);
 // Members not in `referenced` (TACO_HEADER, COLLECTION.json are always expected).
 void CheckUnreferenced(const Container& container, const References& referenced, Reporter& rep);
 

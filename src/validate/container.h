@@ -4,8 +4,8 @@
 #ifndef TACO_VALIDATE_CONTAINER_H_
 #define TACO_VALIDATE_CONTAINER_H_
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>

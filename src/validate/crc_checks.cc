@@ -80,9 +80,9 @@ struct Item {
 // `on_member` (may be empty) is called after each checked member. With `offsets`, each
 // item's data offset is resolved here from its local header and stored at offsets[index];
 // returns false at the first header that does not resolve (the rest is not checked).
-bool CheckRange(const RangeReader& reader, const std::vector<Item>& items, size_t begin, size_t end,
-                uint64_t cd_offset, std::vector<uint64_t>* offsets, std::vector<Finding>& out,
-                std::atomic<uint64_t>& done, const std::function<void()>& on_member) {
+bool CheckRange(const RangeReader& reader, const std::vector<Item>& items, size_t begin, size_t end, uint64_t cd_offset,
+                std::vector<uint64_t>* offsets, std::vector<Finding>& out, std::atomic<uint64_t>& done,
+                const std::function<void()>& on_member) {
   BlockReader blocks(reader);
   std::string header;
   for (size_t m = begin; m < end; ++m) {

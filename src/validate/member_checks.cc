@@ -312,8 +312,7 @@ struct Chunk {
 // the report (which violations are listed, their order, the counts) is the one a single
 // thread gives, whatever the timing.
 void CheckMembers(const Container& container, const std::function<table::Engine&()>& engine,
-                  const std::vector<Table>& levels, const Tree& tree,
-                  Reporter& rep, References* referenced) {
+                  const std::vector<Table>& levels, const Tree& tree, Reporter& rep, References* referenced) {
   if (!container.local()) {
     std::vector<std::string> archives;
     std::vector<size_t> unused;
