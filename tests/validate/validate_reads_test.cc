@@ -6,6 +6,7 @@
 #include <iterator>
 #include <random>
 
+#include "validate/container.h"
 #include "validate_test_util.h"
 
 namespace taco {
@@ -121,6 +122,35 @@ TEST(ValidateReads, ADamagedLocalHeaderIsTheErrorOfOpen) {
       EXPECT_EQ(got.status().message(), want) << d.what << " check_data " << check_data;
     }
   }
+}
+
+// FindIndex(name, hint) is FindIndex(name) whatever the hint: the first entry of a name,
+// also when the hinted entry is a later one of the same name (a duplicate).
+TEST(ValidateReads, MemberLookupIsTheSameWhateverTheHint) {
+  TempDir tmp;
+  std::string bytes = Slurp(ZipOfSmallSamples(tmp, 12, 16));
+  // DATA/s1 renamed DATA/s0 (central and local): two entries named DATA/s0.
+  const size_t cdh = CentralHeaderOf(bytes, "DATA/s1");
+  const size_t lfh = U32(bytes, cdh + 42);
+  bytes[cdh + 46 + 6] = '0';
+  bytes[lfh + 30 + 6] = '0';
+  const std::string path = tmp / "dup.tacozip";
+  Spit(path, bytes);
+  auto zip = validate::ZipContainer::Open(path);
+  ASSERT_TRUE(zip.ok()) << zip.status().ToString();
+  const auto& entries = (*zip)->entries();
+  ASSERT_EQ((*zip)->duplicates().size(), 1u);
+  std::vector<std::string> names;
+  for (const zip::ZipEntry& e : entries) names.push_back(e.name);
+  names.push_back("DATA/s1");  // none now
+  names.push_back("DATA/nothing");
+  for (const std::string& name : names) {
+    const std::optional<size_t> want = (*zip)->FindIndex(name);
+    for (size_t hint = 0; hint <= entries.size() + 1; ++hint) {
+      EXPECT_EQ((*zip)->FindIndex(name, hint), want) << name << " hint " << hint;
+    }
+  }
+  EXPECT_FALSE((*zip)->FindIndex("DATA/s1").has_value());
 }
 
 }  // namespace
