@@ -43,7 +43,7 @@ Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(const std::string& path
   TACO_ASSIGN_OR_RETURN(zip::CentralDirectory cd, zip::ReadCentralDirectoryRecords(*c->reader_));
   c->entries_ = std::move(cd.entries);
   c->cd_offset_ = cd.offset;
-  if (!defer_data_offsets) {
+  if (!defer_data_offsets || !c->local()) {  // remote: as before (its reads are requests)
     TACO_RETURN_IF_ERROR(c->ResolveDataOffsets());
   } else {
     std::vector<size_t> early;

@@ -64,7 +64,7 @@ class Container {
 class ZipContainer final : public Container {
  public:
   // Reads the central directory and resolves data offsets; errors when it is not a ZIP.
-  // With `defer_data_offsets`, only the members outside DATA/ (TACO_HEADER, METADATA/*,
+  // With `defer_data_offsets` and a local file, only the members outside DATA/ (TACO_HEADER, METADATA/*,
   // COLLECTION.json) are resolved now; the others must be resolved before they are looked
   // up, by the CRC pass (AdoptDataOffsets) or ResolveDataOffsets(). A fault in a local
   // header is the same error either way (the first in file order), only found later.

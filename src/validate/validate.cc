@@ -123,9 +123,8 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   ZipContainer* zip = nullptr;
   std::optional<ZipHeaderInfo> header;
   if (!format::Container::For(format).is_tree()) {  // a TACO ZIP
-    // A local ZIP whose every byte the CRC pass reads: the local headers are resolved there.
-    const bool defer = options.check_data && io::Location::Of(path).is_local_filesystem();
-    TACO_ASSIGN_OR_RETURN(auto opened, ZipContainer::Open(path, defer));
+    // The CRC pass reads every byte: a local ZIP's local headers are resolved there.
+    TACO_ASSIGN_OR_RETURN(auto opened, ZipContainer::Open(path, /*defer_data_offsets=*/options.check_data));
     header = CheckZipStructure(*opened, rep);
     zip = opened.get();
     container = std::move(opened);
