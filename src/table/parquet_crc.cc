@@ -122,15 +122,15 @@ Result<PageCrcSummary> VerifyParquetPageCrcs(std::string_view file, const std::s
   for (size_t g = 0; g < groups.size(); ++g) {
     for (size_t c = 0; c < groups[g].size(); ++c) {
       const ChunkRange& chunk = groups[g][c];
-      const std::string where = " (row group " + std::to_string(g) + ", column " + std::to_string(c);
+      auto where = [g, c] { return " (row group " + std::to_string(g) + ", column " + std::to_string(c); };
       const int64_t start = chunk.dictionary_page > 0 ? chunk.dictionary_page : chunk.data_page;
       if (chunk.negative) {
-        summary.unwalkable = name + ": damaged Parquet footer" + where + ": a negative value count or size)";
+        summary.unwalkable = name + ": damaged Parquet footer" + where() + ": a negative value count or size)";
         return summary;
       }
       if (start < 4 || chunk.size < 0 || static_cast<uint64_t>(start) > footer_start ||
           static_cast<uint64_t>(chunk.size) > footer_start - static_cast<uint64_t>(start)) {
-        summary.unwalkable = name + ": damaged Parquet footer" + where + ": chunk range outside the data)";
+        summary.unwalkable = name + ": damaged Parquet footer" + where() + ": chunk range outside the data)";
         return summary;
       }
       std::string_view rest = file.substr(static_cast<size_t>(start), static_cast<size_t>(chunk.size));
@@ -149,7 +149,7 @@ Result<PageCrcSummary> VerifyParquetPageCrcs(std::string_view file, const std::s
           }
         });
         if (r.failed() || compressed < 0 || static_cast<size_t>(compressed) > rest.size() - r.position()) {
-          summary.unwalkable = name + ": damaged Parquet page header" + where + ", byte " + std::to_string(at) + ")";
+          summary.unwalkable = name + ": damaged Parquet page header" + where() + ", byte " + std::to_string(at) + ")";
           return summary;
         }
         const std::string_view page = rest.substr(r.position(), static_cast<size_t>(compressed));
@@ -157,7 +157,7 @@ Result<PageCrcSummary> VerifyParquetPageCrcs(std::string_view file, const std::s
         if (crc) {
           const uint32_t computed = zip::Crc32(0, page.data(), page.size());
           if (computed != *crc) {
-            return Status::Corruption(name + ": Parquet page CRC-32 mismatch" + where + ", page at byte " +
+            return Status::Corruption(name + ": Parquet page CRC-32 mismatch" + where() + ", page at byte " +
                                       std::to_string(at) + "): stored " + Hex32(*crc) + ", computed " +
                                       Hex32(computed) + ": the file is damaged");
           }

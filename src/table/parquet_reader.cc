@@ -813,14 +813,18 @@ Result<Table> ReadSmallParquet(const std::function<Engine&()>& engine, std::stri
 }
 
 Result<Table> ReadSmallParquet(Engine& engine, RangeReaderPtr reader, uint64_t max_rows) {
+  return ReadSmallParquet([&engine]() -> Engine& { return engine; }, std::move(reader), max_rows);
+}
+
+Result<Table> ReadSmallParquet(const std::function<Engine&()>& engine, RangeReaderPtr reader, uint64_t max_rows) {
   const uint64_t size = reader->size();
-  if (size < 12 || size > kMaxDecodedParquetBytes) return engine.ReadParquet(std::move(reader), max_rows);
+  if (size < 12 || size > kMaxDecodedParquetBytes) return engine().ReadParquet(std::move(reader), max_rows);
   std::string bytes(static_cast<size_t>(size), '\0');
   TACO_RETURN_IF_ERROR(reader->ReadAt(0, bytes.size(), bytes.data()));
   TACO_RETURN_IF_ERROR(VerifyParquetPageCrcs(bytes, reader->name()).status());
   if (std::optional<Table> table = DecodeParquet(bytes); table && table->num_rows() <= max_rows)
     return std::move(*table);
-  return engine.ReadParquet(std::move(reader), max_rows);
+  return engine().ReadParquet(std::move(reader), max_rows);
 }
 
 }  // namespace taco::table

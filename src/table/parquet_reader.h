@@ -66,6 +66,9 @@ Result<Table> ReadSmallParquet(const std::function<Engine&()>& engine, std::stri
 // The same for the whole of `reader`: files up to kMaxDecodedParquetBytes are read in one
 // ReadAt and decoded here; larger ones, and files this reader leaves, go to the engine.
 Result<Table> ReadSmallParquet(Engine& engine, RangeReaderPtr reader, uint64_t max_rows = 1'000'000'000);
+// The same with the engine asked for only when the bytes need it.
+Result<Table> ReadSmallParquet(const std::function<Engine&()>& engine, RangeReaderPtr reader,
+                               uint64_t max_rows = 1'000'000'000);
 
 }  // namespace taco::table
 

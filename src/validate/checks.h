@@ -76,7 +76,11 @@ ZipHeaderInfo CheckZipStructure(const ZipContainer& zip, Reporter& rep);
 // member-crc: every STORE member's data against its central-directory and local CRC-32
 // (reads every byte of the ZIP once; crc_checks.cc).
 // `skip_header`: the TACO_HEADER entry is left out (its content was reported already).
-void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep,
+// When the container's data offsets are deferred, the pass resolves them from the local
+// headers it reads (one read of the file, not two) and gives them to the container; it
+// returns false, reporting nothing, at a header that does not resolve (the caller then
+// resolves them the usual way, for its error).
+bool CheckMemberCrcs(ZipContainer& zip, bool skip_header, Reporter& rep,
                      const std::function<void(uint64_t done, uint64_t total)>& progress = {});
 
 void CheckHeaderPairs(const ZipContainer& zip, const ZipHeaderInfo& header, int level_members, Reporter& rep);
@@ -101,8 +105,9 @@ struct References {
 };
 // Adds every archive path a row or a __meta__ row refers to into `referenced` (a ZIP's
 // existing members as entry flags, every other path by name).
-void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels, const Tree& tree,
-                  Reporter& rep, References* referenced);
+// `engine` reads the Parquet files the decoder leaves to it (started on first use).
+void CheckMembers(const Container& container, const std::function<table::Engine&()>& engine,
+                  const std::vector<Table>& levels, const Tree& tree, Reporter& rep, References* referenced);
 // Members not in `referenced` (TACO_HEADER, COLLECTION.json are always expected).
 void CheckUnreferenced(const Container& container, const References& referenced, Reporter& rep);
 

@@ -36,19 +36,51 @@ bool StaysInside(const std::string& archive_path) {
 
 }  // namespace
 
-Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(const std::string& path) {
+Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(const std::string& path, bool defer_data_offsets) {
   std::unique_ptr<ZipContainer> c(new ZipContainer());
   c->path_ = path;
   TACO_ASSIGN_OR_RETURN(c->reader_, OpenRangeReader(path));
-  TACO_ASSIGN_OR_RETURN(c->entries_, zip::ReadCentralDirectory(*c->reader_, /*resolve_data_offsets=*/true));
+  TACO_ASSIGN_OR_RETURN(zip::CentralDirectory cd, zip::ReadCentralDirectoryRecords(*c->reader_));
+  c->entries_ = std::move(cd.entries);
+  c->cd_offset_ = cd.offset;
+  if (!defer_data_offsets || !c->local()) {  // remote: as before (its reads are requests)
+    TACO_RETURN_IF_ERROR(c->ResolveDataOffsets());
+  } else {
+    std::vector<size_t> early;
+    for (size_t i = 0; i < c->entries_.size(); ++i) {
+      if (c->entries_[i].name.rfind("DATA/", 0) != 0) early.push_back(i);
+    }
+    // A fault among them: the error of resolving all (the first fault in file order).
+    if (!zip::ResolveDataOffsets(*c->reader_, c->cd_offset_, &c->entries_, &early).ok()) {
+      TACO_RETURN_IF_ERROR(c->ResolveDataOffsets());
+    }
+  }
   c->by_name_.reserve(c->entries_.size());
+  c->is_duplicate_.assign(c->entries_.size(), 0);
   for (size_t i = 0; i < c->entries_.size(); ++i) {
-    if (!c->by_name_.emplace(c->entries_[i].name, i).second) c->duplicates_.push_back(i);
+    if (!c->by_name_.emplace(c->entries_[i].name, i).second) {
+      c->duplicates_.push_back(i);
+      c->is_duplicate_[i] = 1;
+    }
   }
   return c;
 }
 
-std::optional<size_t> ZipContainer::FindIndex(const std::string& archive_path) const {
+Status ZipContainer::ResolveDataOffsets() {
+  if (resolved_) return Status::OK();
+  TACO_RETURN_IF_ERROR(zip::ResolveDataOffsets(*reader_, cd_offset_, &entries_));
+  resolved_ = true;
+  return Status::OK();
+}
+
+void ZipContainer::AdoptDataOffsets(const std::vector<uint64_t>& offsets) {
+  for (size_t i = 0; i < entries_.size() && i < offsets.size(); ++i) entries_[i].data_offset = offsets[i];
+  resolved_ = offsets.size() == entries_.size();
+}
+
+std::optional<size_t> ZipContainer::FindIndex(const std::string& archive_path, size_t hint) const {
+  // The first entry of its name is what the map holds for that name.
+  if (hint < entries_.size() && is_duplicate_[hint] == 0 && entries_[hint].name == archive_path) return hint;
   auto it = by_name_.find(archive_path);
   if (it == by_name_.end()) return std::nullopt;
   return it->second;

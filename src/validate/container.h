@@ -4,6 +4,7 @@
 #ifndef TACO_VALIDATE_CONTAINER_H_
 #define TACO_VALIDATE_CONTAINER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -63,7 +64,11 @@ class Container {
 class ZipContainer final : public Container {
  public:
   // Reads the central directory and resolves data offsets; errors when it is not a ZIP.
-  static Result<std::unique_ptr<ZipContainer>> Open(const std::string& path);
+  // With `defer_data_offsets` and a local file, only the members outside DATA/ (TACO_HEADER, METADATA/*,
+  // COLLECTION.json) are resolved now; the others must be resolved before they are looked
+  // up, by the CRC pass (AdoptDataOffsets) or ResolveDataOffsets(). A fault in a local
+  // header is the same error either way (the first in file order), only found later.
+  static Result<std::unique_ptr<ZipContainer>> Open(const std::string& path, bool defer_data_offsets = false);
 
   bool is_zip() const override { return true; }
   const std::string& name() const override { return path_; }
@@ -75,10 +80,20 @@ class ZipContainer final : public Container {
 
   // The reader OpenMember gives for `archive_path` when Find() gave `range`.
   Result<RangeReaderPtr> OpenRange(const std::string& archive_path, const MemberRange& range) const;
-  // Index into entries() of the first member named `archive_path`, or nullopt.
-  std::optional<size_t> FindIndex(const std::string& archive_path) const;
+  // Index into entries() of the first member named `archive_path`, or nullopt. `hint`: an
+  // index to try first (the entry after the last one found, as rows list members in the
+  // order a TACO ZIP stores them); the answer is the same whatever the hint.
+  std::optional<size_t> FindIndex(const std::string& archive_path, size_t hint = SIZE_MAX) const;
 
   const RangeReaderPtr& reader() const { return reader_; }
+  // Where the central directory starts (every member ends at or before it).
+  uint64_t cd_offset() const { return cd_offset_; }
+  bool data_offsets_resolved() const { return resolved_; }
+  // Resolves every data offset (no-op when done); the error of ReadCentralDirectory's.
+  Status ResolveDataOffsets();
+  // The data offset of every entry, by index into entries(), as resolved from the local
+  // headers by zip::LocalDataOffset.
+  void AdoptDataOffsets(const std::vector<uint64_t>& offsets);
   // Central-directory order, duplicates included.
   const std::vector<zip::ZipEntry>& entries() const { return entries_; }
   // Indices into entries() of the members whose name an earlier entry already has, ascending.
@@ -89,8 +104,11 @@ class ZipContainer final : public Container {
   std::string path_;
   RangeReaderPtr reader_;
   std::vector<zip::ZipEntry> entries_;
+  uint64_t cd_offset_ = 0;
+  bool resolved_ = false;
   std::unordered_map<std::string, size_t> by_name_;  // first entry of each name
   std::vector<size_t> duplicates_;
+  std::vector<uint8_t> is_duplicate_;  // per entry: an earlier entry has its name
 };
 
 class FolderContainer final : public Container {

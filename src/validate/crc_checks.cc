@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -66,22 +68,43 @@ struct Finding {
   std::string rule, where, found, expected;
 };
 
-// Checks order[begin, end): findings appended to `out`, bytes done added to `done`;
-// `on_member` (may be empty) is called after each member.
-void CheckRange(const RangeReader& reader, const std::vector<const zip::ZipEntry*>& order, size_t begin, size_t end,
-                std::vector<Finding>& out, std::atomic<uint64_t>& done, const std::function<void()>& on_member) {
+// One entry of the pass: `crc` when its data is checked (a STORE member), else only its local
+// header is resolved (when the container's data offsets are deferred).
+struct Item {
+  const zip::ZipEntry* entry = nullptr;
+  size_t index = 0;  // into entries()
+  bool crc = false;
+};
+
+// Checks items[begin, end): findings appended to `out`, bytes done added to `done`;
+// `on_member` (may be empty) is called after each checked member. With `offsets`, each
+// item's data offset is resolved here from its local header and stored at offsets[index];
+// returns false at the first header that does not resolve (the rest is not checked).
+bool CheckRange(const RangeReader& reader, const std::vector<Item>& items, size_t begin, size_t end, uint64_t cd_offset,
+                std::vector<uint64_t>* offsets, std::vector<Finding>& out, std::atomic<uint64_t>& done,
+                const std::function<void()>& on_member) {
   BlockReader blocks(reader);
-  char lfh[zip::kLocalHeaderSize];
+  std::string header;
   for (size_t m = begin; m < end; ++m) {
-    const zip::ZipEntry* e = order[m];
+    const zip::ZipEntry* e = items[m].entry;
+    header.resize(offsets != nullptr ? zip::LocalHeaderBytes(*e) : zip::kLocalHeaderSize);
     size_t got = 0;
-    Status st = blocks.Visit(e->lfh_offset, zip::kLocalHeaderSize, [&](std::string_view p) {
-      std::memcpy(lfh + got, p.data(), p.size());
+    Status st = blocks.Visit(e->lfh_offset, header.size(), [&](std::string_view p) {
+      std::memcpy(header.data() + got, p.data(), p.size());
       got += p.size();
     });
+    uint64_t data_offset = e->data_offset;
+    if (offsets != nullptr) {
+      std::optional<uint64_t> resolved =
+          st.ok() ? zip::LocalDataOffset(header, *e, cd_offset) : std::optional<uint64_t>();
+      if (!resolved) return false;
+      data_offset = (*offsets)[items[m].index] = *resolved;
+    }
+    if (!items[m].crc) continue;
+    const char* lfh = header.data();
     uint32_t crc = 0;
     if (st.ok()) {
-      st = blocks.Visit(e->data_offset, e->compressed_size,
+      st = blocks.Visit(data_offset, e->compressed_size,
                         [&](std::string_view p) { crc = zip::Crc32(crc, p.data(), p.size()); });
     }
     done.fetch_add(e->compressed_size, std::memory_order_relaxed);
@@ -115,47 +138,74 @@ void CheckRange(const RangeReader& reader, const std::vector<const zip::ZipEntry
       }
     }
   }
+  return true;
 }
 
 }  // namespace
 
 // Large ZIPs are checked on two threads, each over a contiguous half of the bytes (CRC-32
 // runs at memory speed on one core; the second core doubles it when the file is cached).
-void CheckMemberCrcs(const ZipContainer& zip, bool skip_header, Reporter& rep,
+bool CheckMemberCrcs(ZipContainer& zip, bool skip_header, Reporter& rep,
                      const std::function<void(uint64_t done, uint64_t total)>& progress) {
+  const bool resolve = !zip.data_offsets_resolved();
+  const std::vector<zip::ZipEntry>& entries = zip.entries();
+  // The checked members in the order of main's pass (findings keep their order), and with
+  // `resolve` the other entries merged in by local-header offset.
   std::vector<const zip::ZipEntry*> order;
-  order.reserve(zip.entries().size());
-  for (const zip::ZipEntry& e : zip.entries()) {
-    if (skip_header && e.lfh_offset == 0) continue;
-    if (e.method == 0 && e.compressed_size == e.uncompressed_size) order.push_back(&e);  // else zip-store
+  order.reserve(entries.size());
+  std::vector<Item> others;
+  for (const zip::ZipEntry& e : entries) {
+    if (!(skip_header && e.lfh_offset == 0) && e.method == 0 && e.compressed_size == e.uncompressed_size) {
+      order.push_back(&e);  // else zip-store
+    } else if (resolve) {
+      others.push_back({&e, static_cast<size_t>(&e - entries.data()), false});
+    }
   }
   std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->lfh_offset < b->lfh_offset; });
+  auto by_offset = [](const Item& a, const Item& b) { return a.entry->lfh_offset < b.entry->lfh_offset; };
+  std::stable_sort(others.begin(), others.end(), by_offset);
+  std::vector<Item> checked;
+  checked.reserve(order.size());
+  for (const zip::ZipEntry* e : order) checked.push_back({e, static_cast<size_t>(e - entries.data()), true});
+  std::vector<Item> items;
+  items.reserve(checked.size() + others.size());
+  std::merge(checked.begin(), checked.end(), others.begin(), others.end(), std::back_inserter(items), by_offset);
   uint64_t total = 0;
-  for (const zip::ZipEntry* e : order) total += e->compressed_size;
+  for (const Item& item : items) total += item.crc ? item.entry->compressed_size : 0;
   std::atomic<uint64_t> done{0};
   std::function<void()> on_member;
   if (progress) on_member = [&] { progress(done.load(std::memory_order_relaxed), total); };
 
-  size_t split = order.size();
-  if (total >= kParallelBytes && order.size() >= 2 && std::thread::hardware_concurrency() >= 2) {
+  size_t split = items.size();
+  if (total >= kParallelBytes && items.size() >= 2 && std::thread::hardware_concurrency() >= 2) {
     uint64_t acc = 0;
-    for (split = 0; split < order.size() && acc < total / 2; ++split) acc += order[split]->compressed_size;
+    for (split = 0; split < items.size() && acc < total / 2; ++split) {
+      acc += items[split].crc ? items[split].entry->compressed_size : 0;
+    }
   }
+  std::vector<uint64_t> offsets;
+  if (resolve) offsets.assign(entries.size(), 0);
+  std::vector<uint64_t>* offsets_out = resolve ? &offsets : nullptr;
   std::vector<Finding> first, second;
+  bool second_ok = true;
   std::thread helper;
-  if (split < order.size()) {
+  if (split < items.size()) {
     auto options = io::GdalThreadOptions::Capture();
     helper = std::thread([&, options] {
       io::GdalThreadOptions::Scope scope(*options);
-      CheckRange(*zip.reader(), order, split, order.size(), second, done, {});
+      second_ok = CheckRange(*zip.reader(), items, split, items.size(), zip.cd_offset(), offsets_out, second, done, {});
     });
   }
-  CheckRange(*zip.reader(), order, 0, split, first, done, on_member);
+  const bool first_ok =
+      CheckRange(*zip.reader(), items, 0, split, zip.cd_offset(), offsets_out, first, done, on_member);
   if (helper.joinable()) helper.join();
+  if (!first_ok || !second_ok) return false;
+  if (resolve) zip.AdoptDataOffsets(offsets);
   for (auto* findings : {&first, &second}) {
     for (Finding& f : *findings) rep.Add(f.rule, std::move(f.where), std::move(f.found), std::move(f.expected));
   }
   if (progress) progress(total, total);
+  return true;
 }
 
 bool ReportParquetPages(const Result<table::PageCrcSummary>& pages, const std::string& file_name,

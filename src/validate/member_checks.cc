@@ -1,6 +1,7 @@
 // Rows vs the stored members (FORMAT §1.4–§1.5, §2): missing members, internal:offset/size by
 // archive path, 0-byte padding; every FOLDER's __meta__ vs the next level; unreferenced members.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -50,7 +51,7 @@ class HeadFirstReader final : public RangeReader {
 
 struct MemberChecker {
   const Container& container;
-  table::Engine& engine;
+  const std::function<table::Engine&()>& engine;
   const std::vector<Table>& levels;
   const Tree& tree;
   // This chunk's findings and referenced members (merged in chunk order by CheckMembers).
@@ -61,6 +62,9 @@ struct MemberChecker {
   const ZipContainer* zip = container.is_zip() ? static_cast<const ZipContainer*>(&container) : nullptr;
   // Made on first use (a local dataset's FILE samples), on the thread running the chunk.
   std::unique_ptr<ext::internal::ReferenceSniffer> sniffer = nullptr;
+  // The entry after the last one a level row / a __meta__ row found (ZipContainer::FindIndex).
+  size_t level_hint = SIZE_MAX;
+  size_t meta_hint = SIZE_MAX;
 
   // The member a row (of a level or a __meta__) refers to: it must exist; in a ZIP its
   // stored offset/size must be its data range; padding members are empty. `where()` gives
@@ -68,10 +72,11 @@ struct MemberChecker {
   // the member's range when it exists.
   template <typename Where>
   std::optional<MemberRange> CheckRow(const Where& where, const std::string& archive, bool is_folder, bool padding,
-                                      const Column* offset, const Column* size, size_t row) {
+                                      const Column* offset, const Column* size, size_t row, size_t& hint) {
     std::optional<MemberRange> m;
     if (zip != nullptr) {  // no links in a ZIP; the name's first entry marked referenced
-      if (std::optional<size_t> index = zip->FindIndex(archive)) {
+      if (std::optional<size_t> index = zip->FindIndex(archive, hint)) {
+        hint = *index + 1;
         referenced_entries.push_back(*index);
         const zip::ZipEntry& e = zip->entries()[*index];
         m = MemberRange{e.data_offset, e.compressed_size};
@@ -256,7 +261,7 @@ struct MemberChecker {
         referenced.push_back(member);
         continue;
       }
-      CheckRow([&] { return row_where(i); }, member, folder, /*padding=*/false, offset, size, i);
+      CheckRow([&] { return row_where(i); }, member, folder, /*padding=*/false, offset, size, i, meta_hint);
     }
   }
 
@@ -283,7 +288,7 @@ struct MemberChecker {
     const std::string archive = ArchiveOf(d, r);
     const bool padding = IsPaddingId(tree.id[d][r]);
     const std::optional<MemberRange> m =
-        CheckRow([&] { return tree.Where(d, r); }, archive, folder, padding, offset, size, r);
+        CheckRow([&] { return tree.Where(d, r); }, archive, folder, padding, offset, size, r, level_hint);
     if (!m) return;
     if (folder) {
       CheckMeta(d, r, archive, *m, archive.substr(0, archive.size() - 8));  // "DATA/<path>/"
@@ -306,8 +311,8 @@ struct Chunk {
 // chunk collects its findings in a Reporter of its own and they are merged in row order, so
 // the report (which violations are listed, their order, the counts) is the one a single
 // thread gives, whatever the timing.
-void CheckMembers(const Container& container, table::Engine& engine, const std::vector<Table>& levels, const Tree& tree,
-                  Reporter& rep, References* referenced) {
+void CheckMembers(const Container& container, const std::function<table::Engine&()>& engine,
+                  const std::vector<Table>& levels, const Tree& tree, Reporter& rep, References* referenced) {
   if (!container.local()) {
     std::vector<std::string> archives;
     std::vector<size_t> unused;

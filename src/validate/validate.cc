@@ -1,12 +1,14 @@
 // Validate(): opens the container, loads the level tables and COLLECTION.json, runs every
 // check of checks.h and collects the report.
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
 
 #include "format/container.h"
 #include "io/location.h"
+#include "read/lazy_engine.h"
 #include "table/engine.h"
 #include "table/parquet_crc.h"
 #include "table/parquet_reader.h"
@@ -42,7 +44,7 @@ struct Levels {
   Status over_budget;
 };
 
-Levels LoadLevels(const Container& container, table::Engine& engine, Reporter& rep) {
+Levels LoadLevels(const Container& container, const std::function<table::Engine&()>& engine, Reporter& rep) {
   Levels out;
   while (out.members < kMaxLevels &&
          (container.Find(LevelMember(out.members)) || !container.Outside(LevelMember(out.members)).empty())) {
@@ -118,26 +120,38 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
                                            const ValidateOptions& options) {
   Reporter rep(options.max_per_rule);
   std::unique_ptr<Container> container;
+  ZipContainer* zip = nullptr;
   std::optional<ZipHeaderInfo> header;
   if (!format::Container::For(format).is_tree()) {  // a TACO ZIP
-    TACO_ASSIGN_OR_RETURN(auto zip, ZipContainer::Open(path));
-    header = CheckZipStructure(*zip, rep);
-    container = std::move(zip);
+    // The CRC pass reads every byte: a local ZIP's local headers are resolved there.
+    TACO_ASSIGN_OR_RETURN(auto opened, ZipContainer::Open(path, /*defer_data_offsets=*/options.check_data));
+    header = CheckZipStructure(*opened, rep);
+    zip = opened.get();
+    container = std::move(opened);
   } else if (!io::Location::Of(path).is_local_filesystem()) {  // no listing: the levels COLLECTION.json names
     TACO_ASSIGN_OR_RETURN(container, RemoteFolderContainer::Open(path));
   } else {
     TACO_ASSIGN_OR_RETURN(container, FolderContainer::Open(path));
   }
-  TACO_ASSIGN_OR_RETURN(auto engine, table::Engine::Open());
+  // DuckDB starts only for a Parquet file the decoder leaves to it (most datasets: never).
+  read::LazyEngine lazy;
+  const std::function<table::Engine&()> engine = [&lazy]() -> table::Engine& { return *lazy; };
 
-  Levels levels = LoadLevels(*container, *engine, rep);
+  Levels levels = LoadLevels(*container, engine, rep);
+  if (zip != nullptr && !levels.over_budget.ok()) {
+    TACO_RETURN_IF_ERROR(zip->ResolveDataOffsets());  // a damaged local header first, as when found at Open
+  }
   TACO_RETURN_IF_ERROR(levels.over_budget);
-  if (header) CheckHeaderPairs(static_cast<const ZipContainer&>(*container), *header, levels.members, rep);
+  if (header) CheckHeaderPairs(*zip, *header, levels.members, rep);
   if (header && options.check_data) {
     // A header already reported as wrong is not reported a second time for its CRC.
     const bool header_reported = rep.count("zip-header") + rep.count("header-pairs") > 0;
-    CheckMemberCrcs(static_cast<const ZipContainer&>(*container), header_reported, rep, options.progress);
+    if (!CheckMemberCrcs(*zip, header_reported, rep, options.progress)) {
+      TACO_RETURN_IF_ERROR(zip->ResolveDataOffsets());
+      CheckMemberCrcs(*zip, header_reported, rep, options.progress);  // a header read failed once only
+    }
   }
+  if (zip != nullptr) TACO_RETURN_IF_ERROR(zip->ResolveDataOffsets());  // no-op unless deferred
   std::optional<nlohmann::ordered_json> collection = LoadCollection(*container, rep);
 
   References referenced;
@@ -147,7 +161,7 @@ Result<ContainerOutcome> ValidateContainer(const std::string& path, DatasetForma
   if (!levels.tables.empty()) {
     Tree tree = CheckLevels(levels.tables, container->is_zip(), rep);
     CheckStatsValues(levels.tables, tree, rep);
-    CheckMembers(*container, *engine, levels.tables, tree, rep, &referenced);
+    CheckMembers(*container, engine, levels.tables, tree, rep, &referenced);
   }
   CheckCollection(collection, levels.tables, levels.complete, rep);
   // Without every level, DATA members cannot be attributed: skip the unreferenced check.

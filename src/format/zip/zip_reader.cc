@@ -1,6 +1,7 @@
 #include "format/zip/zip_reader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 #include "format/zip/zip_format.h"
@@ -170,18 +171,18 @@ Result<std::vector<ZipEntry>> ParseCentralDirectory(const RangeReader& r, const 
   entries.reserve(static_cast<size_t>(rec.entries));
   size_t p = 0;
   for (uint64_t i = 0; i < rec.entries; ++i) {
-    const std::string where = "central directory entry " + std::to_string(i);
-    if (cd.size() - p < kCentralHeaderSize) return Bad(r, where + ": truncated");
+    auto where = [i] { return "central directory entry " + std::to_string(i); };  // built only to report
+    if (cd.size() - p < kCentralHeaderSize) return Bad(r, where() + ": truncated");
     const char* h = cd.data() + p;
     if (LoadU32(h) != kCentralHeaderSignature) {
-      return Bad(r, where + ": bad signature at offset " + std::to_string(rec.cd_offset + p));
+      return Bad(r, where() + ": bad signature at offset " + std::to_string(rec.cd_offset + p));
     }
     const size_t name_len = LoadU16(h + 28);
     const size_t extra_len = LoadU16(h + 30);
     const size_t comment_len = LoadU16(h + 32);
     const size_t record_len = kCentralHeaderSize + name_len + extra_len + comment_len;
     if (cd.size() - p < record_len) {
-      return Bad(r, where + ": name, extra field or comment runs past the central directory");
+      return Bad(r, where() + ": name, extra field or comment runs past the central directory");
     }
     ZipEntry entry;
     entry.method = LoadU16(h + 10);
@@ -197,7 +198,7 @@ Result<std::vector<ZipEntry>> ParseCentralDirectory(const RangeReader& r, const 
     }
     TACO_RETURN_IF_ERROR(ApplyZip64Extra(r, i, h + kCentralHeaderSize + name_len, extra_len, need_disk, &entry));
     if (entry.lfh_offset > rec.cd_offset || kLocalHeaderSize + name_len > rec.cd_offset - entry.lfh_offset) {
-      return Bad(r, where + " (" + Quoted(entry.name) + "): local header offset " + std::to_string(entry.lfh_offset) +
+      return Bad(r, where() + " (" + Quoted(entry.name) + "): local header offset " + std::to_string(entry.lfh_offset) +
                         " is not before the central directory");
     }
     entries.push_back(std::move(entry));
@@ -210,14 +211,44 @@ Result<std::vector<ZipEntry>> ParseCentralDirectory(const RangeReader& r, const 
   return entries;
 }
 
-// Reads the local headers (and names) in batches of neighbouring headers.
-Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset, std::vector<ZipEntry>* entries) {
-  std::vector<size_t> order(entries->size());
-  std::iota(order.begin(), order.end(), size_t{0});
+enum class LocalFault { kNone, kSignature, kName, kDataRange };
+
+// The local header `h` of `e` (at least kLocalHeaderSize + e.name.size() bytes): its fault,
+// and when none the data offset in *data_offset.
+LocalFault CheckLocalHeader(const char* h, const ZipEntry& e, uint64_t cd_offset, uint64_t* data_offset) {
+  if (LoadU32(h) != kLocalHeaderSignature) return LocalFault::kSignature;
+  const size_t name_len = LoadU16(h + 26);
+  const size_t extra_len = LoadU16(h + 28);
+  if (name_len != e.name.size() || std::memcmp(h + kLocalHeaderSize, e.name.data(), name_len) != 0) {
+    return LocalFault::kName;
+  }
+  *data_offset = e.lfh_offset + kLocalHeaderSize + name_len + extra_len;
+  if (*data_offset > cd_offset || e.compressed_size > cd_offset - *data_offset) return LocalFault::kDataRange;
+  return LocalFault::kNone;
+}
+
+}  // namespace
+
+std::optional<uint64_t> LocalDataOffset(std::string_view header, const ZipEntry& entry, uint64_t cd_offset) {
+  uint64_t data_offset = 0;
+  if (header.size() < LocalHeaderBytes(entry)) return std::nullopt;
+  if (CheckLocalHeader(header.data(), entry, cd_offset, &data_offset) != LocalFault::kNone) return std::nullopt;
+  return data_offset;
+}
+
+Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset, std::vector<ZipEntry>* entries,
+                          const std::vector<size_t>* which) {
+  std::vector<size_t> order;
+  if (which != nullptr) {
+    order = *which;
+  } else {
+    order.resize(entries->size());
+    std::iota(order.begin(), order.end(), size_t{0});
+  }
   std::sort(order.begin(), order.end(),
             [&](size_t a, size_t b) { return (*entries)[a].lfh_offset < (*entries)[b].lfh_offset; });
   auto header_end = [&](const ZipEntry& e) {
-    return e.lfh_offset + kLocalHeaderSize + e.name.size();  // <= cd_offset (checked)
+    return e.lfh_offset + LocalHeaderBytes(e);  // <= cd_offset (checked)
   };
   size_t i = 0;
   while (i < order.size()) {
@@ -231,34 +262,35 @@ Status ResolveDataOffsets(const RangeReader& r, uint64_t cd_offset, std::vector<
     TACO_ASSIGN_OR_RETURN(const std::string batch, r.Read(start, static_cast<size_t>(end - start)));
     for (; i < j; ++i) {
       ZipEntry& e = (*entries)[order[i]];
-      const char* h = batch.data() + (e.lfh_offset - start);
       auto where = [&] { return "local header of " + Quoted(e.name) + " at offset " + std::to_string(e.lfh_offset); };
-      if (LoadU32(h) != kLocalHeaderSignature) return Bad(r, where() + ": bad signature");
-      const size_t name_len = LoadU16(h + 26);
-      const size_t extra_len = LoadU16(h + 28);
-      if (name_len != e.name.size() || std::string_view(h + kLocalHeaderSize, name_len) != e.name) {
-        return Bad(r, where() + ": name differs from the central directory");
-      }
-      e.data_offset = e.lfh_offset + kLocalHeaderSize + name_len + extra_len;
-      if (e.data_offset > cd_offset || e.compressed_size > cd_offset - e.data_offset) {
-        return Bad(r, where() + ": data (" + std::to_string(e.compressed_size) +
-                          " bytes) runs into the central directory at " + std::to_string(cd_offset));
+      switch (CheckLocalHeader(batch.data() + (e.lfh_offset - start), e, cd_offset, &e.data_offset)) {
+        case LocalFault::kNone: break;
+        case LocalFault::kSignature: return Bad(r, where() + ": bad signature");
+        case LocalFault::kName: return Bad(r, where() + ": name differs from the central directory");
+        case LocalFault::kDataRange:
+          return Bad(r, where() + ": data (" + std::to_string(e.compressed_size) +
+                            " bytes) runs into the central directory at " + std::to_string(cd_offset));
       }
     }
   }
   return Status::OK();
 }
 
-}  // namespace
+Result<CentralDirectory> ReadCentralDirectoryRecords(const RangeReader& reader, bool small_tail_first) {
+  TACO_ASSIGN_OR_RETURN(const EndRecord rec, ReadEndRecord(reader, small_tail_first));
+  CentralDirectory out;
+  out.offset = rec.cd_offset;
+  TACO_ASSIGN_OR_RETURN(out.entries, ParseCentralDirectory(reader, rec));
+  return out;
+}
 
 Result<std::vector<ZipEntry>> ReadCentralDirectory(const RangeReader& reader, bool resolve_data_offsets,
                                                    bool small_tail_first) {
-  TACO_ASSIGN_OR_RETURN(const EndRecord rec, ReadEndRecord(reader, small_tail_first));
-  TACO_ASSIGN_OR_RETURN(std::vector<ZipEntry> entries, ParseCentralDirectory(reader, rec));
+  TACO_ASSIGN_OR_RETURN(CentralDirectory cd, ReadCentralDirectoryRecords(reader, small_tail_first));
   if (resolve_data_offsets) {
-    TACO_RETURN_IF_ERROR(ResolveDataOffsets(reader, rec.cd_offset, &entries));
+    TACO_RETURN_IF_ERROR(ResolveDataOffsets(reader, cd.offset, &cd.entries));
   }
-  return entries;
+  return std::move(cd.entries);
 }
 
 }  // namespace taco::zip
