@@ -45,6 +45,15 @@ namespace {
 constexpr size_t kWriters = 2;
 constexpr size_t kNoShare = std::numeric_limits<size_t>::max();
 
+std::string LevelMember(size_t level) { return "METADATA/level" + std::to_string(level) + ".parquet"; }
+
+// Rows of all the consolidated levels.
+uint64_t LevelRows(const model::LevelTables& t) {
+  uint64_t rows = 0;
+  for (const Table& level : t.levels) rows += level.num_rows();
+  return rows;
+}
+
 // The temporary output directory as one thread sees it: files and directories are made
 // relative to its descriptor (no walk of the absolute path per file); `made` remembers the
 // directories this thread made or found.
@@ -106,6 +115,7 @@ class OutputDir {
 struct Coordination {
   std::atomic<size_t> first_failed{kNoShare};
   std::atomic<uint64_t> unreported_bytes{0};
+  std::vector<char> level_written;  // per level; set by the last share, read after the join
 
   void Failed(size_t share) {
     size_t seen = first_failed.load();
@@ -118,14 +128,17 @@ struct Coordination {
 // One share's writer. `report(bytes)` is called after each data file.
 class ShareWriter {
  public:
-  ShareWriter(const PreparedTaco& prepared, const std::vector<io::RangeRef>& ranges, const FolderShare& share,
-              size_t index, OutputDir& out, Coordination& coordination)
+  ShareWriter(PreparedTaco& prepared, const std::vector<io::RangeRef>& ranges, const FolderShare& share, size_t index,
+              OutputDir& out, Coordination& coordination)
       : prepared_(prepared), ranges_(ranges), share_(share), index_(index), out_(out), co_(coordination) {}
 
+  // `levels`: also write the consolidated levels the engine-free encoder accepts, after the
+  // share (each level is moved out of prepared.tables as it is written; the others stay).
   template <typename Report>
-  Status Write(Report&& report) {
+  Status Write(Report&& report, bool levels) {
     Status status = WriteDataFiles(report);
     if (status.ok()) status = WriteMetaFiles();
+    if (status.ok() && levels && !co_.Stops(index_)) status = WriteLevels();
     if (!status.ok()) co_.Failed(index_);
     return status;
   }
@@ -195,7 +208,22 @@ class ShareWriter {
     return Status::OK();
   }
 
-  const PreparedTaco& prepared_;
+  Status WriteLevels() {
+    std::vector<Table>& levels = prepared_.tables.levels;
+    for (size_t level = 0; level < levels.size(); ++level) {
+      if (levels[level].columns.empty() || !table::CanEncodeParquet(levels[level])) continue;
+      Result<std::string> parquet = table::EncodeParquet(levels[level], {kLevelZstd, 65536});
+      if (!parquet.ok() && parquet.status().code() == StatusCode::kNotSupported) continue;
+      if (!parquet.ok()) return parquet.status();
+      levels[level] = Table{};  // its memory is released
+      TACO_RETURN_IF_ERROR(out_.MakeParents("METADATA/x"));
+      TACO_RETURN_IF_ERROR(out_.WriteNew(LevelMember(level), *parquet));
+      co_.level_written[level] = 1;
+    }
+    return Status::OK();
+  }
+
+  PreparedTaco& prepared_;
   const std::vector<io::RangeRef>& ranges_;
   const FolderShare& share_;
   size_t index_;
@@ -208,9 +236,12 @@ class ShareWriter {
 // calling thread: Finish()).
 class WorkerShare {
  public:
-  WorkerShare(const PreparedTaco& prepared, const std::vector<io::RangeRef>& ranges, const FolderShare& share,
-              size_t index, int dir_fd, const std::string& root, Coordination& coordination)
-      : out_(dir_fd, root), writer_(prepared, ranges, share, index, out_, coordination), co_(coordination) {}
+  WorkerShare(PreparedTaco& prepared, const std::vector<io::RangeRef>& ranges, const FolderShare& share, size_t index,
+              bool levels, int dir_fd, const std::string& root, Coordination& coordination)
+      : out_(dir_fd, root),
+        writer_(prepared, ranges, share, index, out_, coordination),
+        co_(coordination),
+        levels_(levels) {}
   ~WorkerShare() {  // only when the calling thread threw: the share runs to its end first
     if (thread_.joinable()) thread_.join();
   }
@@ -239,7 +270,7 @@ class WorkerShare {
  private:
   void Run() {
     try {
-      status_ = writer_.Write([this](uint64_t bytes) { co_.unreported_bytes.fetch_add(bytes); });
+      status_ = writer_.Write([this](uint64_t bytes) { co_.unreported_bytes.fetch_add(bytes); }, levels_);
     } catch (const std::exception& e) {
       status_ = Status::Internal(std::string("writing the FOLDER output: ") + e.what());
     }
@@ -248,6 +279,7 @@ class WorkerShare {
   OutputDir out_;
   ShareWriter writer_;
   Coordination& co_;
+  bool levels_;
   Status status_;
   std::thread thread_;
 };
@@ -274,17 +306,21 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
   if (dir.get() < 0) return Status::IOError(temp_dir + ": cannot open the output directory: " + std::strerror(errno));
   OutputDir out(dir.get(), temp_dir);
 
-  const std::vector<FolderShare> shares = ShareFolderWrites(t, kWriters);
+  // The last share also encodes the levels (weighed in), off the calling thread.
+  const std::vector<FolderShare> shares = ShareFolderWrites(t, kWriters, LevelRows(t) / kLevelRowsPerInode);
   const std::vector<io::RangeRef> ranges = SampleRanges(t.files);
   Coordination co;
+  co.level_written.assign(t.levels.size(), 0);
   std::vector<std::unique_ptr<WorkerShare>> workers;
   for (size_t j = 1; j < shares.size(); ++j) {
-    if (shares[j].file_begin == shares[j].file_end && shares[j].metas.empty()) continue;
-    workers.push_back(std::make_unique<WorkerShare>(prepared, ranges, shares[j], j, dir.get(), temp_dir, co));
+    const bool last = j + 1 == shares.size();
+    if (!last && shares[j].file_begin == shares[j].file_end && shares[j].metas.empty()) continue;
+    workers.push_back(std::make_unique<WorkerShare>(prepared, ranges, shares[j], j, last, dir.get(), temp_dir, co));
     workers.back()->Start();
   }
   ShareWriter mine(prepared, ranges, shares[0], 0, out, co);
-  Status status = mine.Write([&](uint64_t bytes) { progress.Add(bytes + co.unreported_bytes.exchange(0)); });
+  Status status =
+      mine.Write([&](uint64_t bytes) { progress.Add(bytes + co.unreported_bytes.exchange(0)); }, workers.empty());
   std::vector<size_t> leftover = mine.leftover();
   for (auto& worker : workers) {
     Status worker_status = worker->Finish();  // joins even after an error: no thread outlives the call
@@ -303,11 +339,13 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
     TACO_RETURN_IF_ERROR(out.WriteNew(member, parquet));
   }
 
+  // The levels the engine-free encoder did not take (struct columns), through the engine.
   TACO_RETURN_IF_ERROR(out.MakeParents("METADATA/x"));
   for (size_t level = 0; level < t.levels.size(); ++level) {
+    if (co.level_written[level] != 0) continue;      // written by the last share
     const Table table = std::move(t.levels[level]);  // consumed as it is written
     TACO_ASSIGN_OR_RETURN(std::string parquet, table::TableToParquet(engine, table, {kLevelZstd, 65536}));
-    TACO_RETURN_IF_ERROR(out.WriteNew("METADATA/level" + std::to_string(level) + ".parquet", parquet));
+    TACO_RETURN_IF_ERROR(out.WriteNew(LevelMember(level), parquet));
   }
   return out.WriteNew("COLLECTION.json", prepared.collection_json);
 }

@@ -36,7 +36,7 @@ std::unordered_map<std::string_view, size_t> FirstFileOfEachFolder(const model::
 
 }  // namespace
 
-std::vector<FolderShare> ShareFolderWrites(const model::LevelTables& t, size_t count) {
+std::vector<FolderShare> ShareFolderWrites(const model::LevelTables& t, size_t count, uint64_t last_extra) {
   count = std::max<size_t>(count, 1);
   const size_t n = t.files.size();
   const std::unordered_map<std::string_view, size_t> first = FirstFileOfEachFolder(t);
@@ -55,7 +55,7 @@ std::vector<FolderShare> ShareFolderWrites(const model::LevelTables& t, size_t c
   std::vector<size_t> cut(count + 1, n);
   cut[0] = 0;
   for (size_t j = 1; j < count; ++j) {
-    const uint64_t target = (running[n] * j + count - 1) / count;
+    const uint64_t target = ((running[n] + last_extra) * j + count - 1) / count;
     cut[j] = static_cast<size_t>(std::lower_bound(running.begin(), running.end(), target) - running.begin());
     cut[j] = std::min(cut[j], n);
   }

@@ -102,6 +102,18 @@ TEST(ShareFolderWrites, OneDirectoryIsCutByWeight) {
   EXPECT_EQ(shares[0].file_end, 5u);
 }
 
+// Work of the last share besides its files (the levels) moves the cut towards the end: 20
+// files of weight 1 in 20 directories and 10 more for the last share: share 0 takes 15.
+TEST(ShareFolderWrites, LastShareExtraWorkIsWeighedIn) {
+  Tree tree;
+  for (int i = 0; i < 20; ++i) tree.File("DATA/d" + std::to_string(i) + "/f");
+  EXPECT_EQ(ShareFolderWrites(tree.tables(), 2)[0].file_end, 10u);
+  const auto shares = ShareFolderWrites(tree.tables(), 2, 10);
+  ExpectCoversAll(tree.tables(), shares, 2);
+  EXPECT_EQ(shares[0].file_end, 15u);
+  EXPECT_EQ(ShareFolderWrites(tree.tables(), 2, 1000)[0].file_end, 20u);  // all files to share 0
+}
+
 // A large file weighs its bytes too: 2 MiB = 1 + 8 inodes' worth.
 TEST(ShareFolderWrites, LargeFilesWeighTheirBytes) {
   Tree tree;
