@@ -31,6 +31,7 @@
 #include <unordered_set>
 
 #include "format/zip/crc32.h"
+#include "io/location.h"
 #include "io/range_runs.h"
 #include "io/thread_config.h"
 #include "table/parquet_writer.h"
@@ -52,6 +53,18 @@ uint64_t LevelRows(const model::LevelTables& t) {
   uint64_t rows = 0;
   for (const Table& level : t.levels) rows += level.num_rows();
   return rows;
+}
+
+// True when a ranged sample comes from a remote source: its runs are requests, which two
+// readers (one per share) would split in two.
+bool HasRemoteRange(const std::vector<io::RangeRef>& ranges) {
+  const RangeReader* checked = nullptr;
+  for (const io::RangeRef& r : ranges) {
+    if (r.reader == nullptr || r.reader == checked) continue;
+    if (!io::Location::Of(r.reader->name()).is_local_filesystem()) return true;
+    checked = r.reader;
+  }
+  return false;
 }
 
 // The temporary output directory as one thread sees it: files and directories are made
@@ -152,7 +165,9 @@ class ShareWriter {
     const model::LevelTables& t = prepared_.tables;
     const size_t begin = share_.file_begin;
     io::RunOptions copy = prepared_.copy;  // the reads in flight are shared out too
-    copy.reads_in_flight = std::max<size_t>(1, copy.reads_in_flight / kWriters);
+    if (share_.file_end - begin < t.files.size()) {
+      copy.reads_in_flight = std::max<size_t>(1, copy.reads_in_flight / kWriters);
+    }
     io::RangeRunReader runs(
         {ranges_.begin() + static_cast<ptrdiff_t>(begin), ranges_.begin() + static_cast<ptrdiff_t>(share_.file_end)},
         copy);
@@ -307,8 +322,12 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
   OutputDir out(dir.get(), temp_dir);
 
   // The last share also encodes the levels (weighed in), off the calling thread.
-  const std::vector<FolderShare> shares = ShareFolderWrites(t, kWriters, LevelRows(t) / kLevelRowsPerInode);
+  std::vector<FolderShare> shares = ShareFolderWrites(t, kWriters, LevelRows(t) / kLevelRowsPerInode);
   const std::vector<io::RangeRef> ranges = SampleRanges(t.files);
+  if (HasRemoteRange(ranges)) {  // one reader: adjacent members in one request, as before
+    for (FolderShare& share : shares) share.file_begin = share.file_end = 0;
+    shares[0].file_end = t.files.size();
+  }
   Coordination co;
   co.level_written.assign(t.levels.size(), 0);
   std::vector<std::unique_ptr<WorkerShare>> workers;
