@@ -249,6 +249,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
     for (const auto& c : result->columns) out.push_back(c.name);
     return out;
   };
+  state->part_level_files.assign(datasets.size(), std::vector<std::string>(static_cast<size_t>(levels)));
   for (size_t i = 0; i < datasets.size(); ++i) {
     const Dataset& ds = *datasets[i];
     const State& src = *ds.state_;
@@ -266,6 +267,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
         auto m = MountStoredLevel(src, engine, level, file_name(i, level));
         if (!m.ok()) return src.Prefixed(m.status());
         mounted = std::move(*m);
+
       }
       auto cols = columns_in(mounted);
       if (!cols.ok()) return src.Prefixed(cols.status());
@@ -277,6 +279,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
           }
         }
       }
+      state->part_level_files[i][static_cast<size_t>(level)] = mounted;  // navigation.cc
       files[static_cast<size_t>(level)].push_back(std::move(mounted));
       columns_of[static_cast<size_t>(level)].push_back(std::move(*cols));
     }
