@@ -250,6 +250,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
     return out;
   };
   state->part_level_files.assign(datasets.size(), std::vector<std::string>(static_cast<size_t>(levels)));
+  for (const Dataset* ds : datasets) state->part_paths.push_back(ds->path());
   for (size_t i = 0; i < datasets.size(); ++i) {
     const Dataset& ds = *datasets[i];
     const State& src = *ds.state_;
@@ -267,7 +268,6 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
         auto m = MountStoredLevel(src, engine, level, file_name(i, level));
         if (!m.ok()) return src.Prefixed(m.status());
         mounted = std::move(*m);
-
       }
       auto cols = columns_in(mounted);
       if (!cols.ok()) return src.Prefixed(cols.status());
@@ -279,7 +279,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
           }
         }
       }
-      state->part_level_files[i][static_cast<size_t>(level)] = mounted;  // navigation.cc
+      state->part_level_files[i][static_cast<size_t>(level)] = mounted;  // navigation.cc, filters.cc
       files[static_cast<size_t>(level)].push_back(std::move(mounted));
       columns_of[static_cast<size_t>(level)].push_back(std::move(*cols));
     }

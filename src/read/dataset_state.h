@@ -106,10 +106,12 @@ struct Dataset::State {
   // A concat of datasets: ids are local to each part, so joins also match
   // internal:source_part (the part index; internal:source_path may repeat).
   bool concatenated = false;
-  // A concat: the name each of its parts' levels is mounted under in the engine
-  // ([part][level]; level 0 the source's view when it was filtered), so that navigation
-  // reads a part's own rows, in its own columns, as for the part opened alone (navigation.cc
-  // PartLevel). Empty else.
+  // A concat: each part's path (Dataset::path()) and the name each of its levels is mounted
+  // under in the engine ([part][level]; level 0 the source's view when it was filtered), so
+  // that navigation reads a part's own rows, in its own columns, as for the part opened
+  // alone (navigation.cc PartLevel), and errors can name the part a column is missing from
+  // (filters.cc). Empty else.
+  std::vector<std::string> part_paths;
   std::vector<std::vector<std::string>> part_level_files;
   // Legacy BLOB datasets (read/legacy_open.h): what the headers said, and the rows one level
   // below a FOLDER sample (navigation asks here instead of reading a `__meta__`). Null else.
