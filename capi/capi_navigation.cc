@@ -1,9 +1,11 @@
 // The C ABI (include/taco/taco.h): navigation (keys → nodes, FOLDER children) and sample bytes.
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "capi_internal.h"
+#include "taco/io.h"
 
 using taco::Status;
 using taco::capi::Guard;
@@ -85,13 +87,17 @@ taco_status taco_node_size(const taco_node* node, uint64_t* out, taco_error** er
         return Status::OK();
       }
     }
-    // FOLDER datasets store no size: count the bytes (bounded memory).
-    uint64_t total = 0;
-    TACO_RETURN_IF_ERROR(node->origin->StreamBytes(node->node, [&](std::string_view chunk) {
-      total += chunk.size();
+    // No size in the row (a FOLDER dataset stores none): the size in a /vsisubfile/ path, else
+    // the file's (local: a stat; http(s): a 1-byte ranged GET). No sample byte is read. The
+    // path was checked to lie inside the dataset when navigation made the node.
+    const std::string& path = node->node.gdal_path;
+    if (std::optional<taco::VsiSubfile> ref = taco::ParseVsiSubfile(path)) {
+      *out = ref->size;
       return Status::OK();
-    }));
-    *out = total;
+    }
+    TACO_ASSIGN_OR_RETURN(std::optional<uint64_t> size, taco::FileSize(path));
+    if (!size) return Status::NotFound("sample '" + node->node.id + "': " + path + ": no such file");
+    *out = *size;
     return Status::OK();
   });
 }

@@ -214,8 +214,8 @@ int taco_node_level(const taco_node* node);
 const char* taco_node_gdal_path(const taco_node* node);
 /* FOLDER: *out receives its children. FILE: invalid argument. */
 taco_status taco_node_children(const taco_node* node, taco_frame** out, taco_error** error);
-/* FILE: its size in bytes: ZIP (and TACOCAT) from the metadata, no data read; FOLDER (no size
- * stored) by reading the file once, in bounded memory. */
+/* FILE: its size in bytes, no sample byte read: ZIP (and TACOCAT) from the metadata; FOLDER
+ * (no size stored) from the file system (a stat; remotely one 1-byte ranged request). */
 taco_status taco_node_size(const taco_node* node, uint64_t* out, taco_error** error);
 /* FILE: its bytes into `buffer` (capacity bytes; CRC-checked for a ZIP when the dataset was
  * opened with verify_crc). *size receives the sample's size (taco_node_size). buffer NULL or capacity smaller

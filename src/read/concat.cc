@@ -250,6 +250,8 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
     for (const auto& c : result->columns) out.push_back(c.name);
     return out;
   };
+  state->part_level_files.assign(datasets.size(), std::vector<std::string>(static_cast<size_t>(levels)));
+  for (const Dataset* ds : datasets) state->part_paths.push_back(ds->path());
   for (size_t i = 0; i < datasets.size(); ++i) {
     const Dataset& ds = *datasets[i];
     const State& src = *ds.state_;
@@ -278,6 +280,7 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
           }
         }
       }
+      state->part_level_files[i][static_cast<size_t>(level)] = mounted;  // navigation.cc, filters.cc
       files[static_cast<size_t>(level)].push_back(std::move(mounted));
       columns_of[static_cast<size_t>(level)].push_back(std::move(*cols));
     }

@@ -247,8 +247,12 @@ Dataset::Dataset(std::shared_ptr<State> state, std::string view, std::string dat
       context_(std::move(context)) {}
 Dataset::~Dataset() = default;
 
-Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& path, const OpenOptions& options) {
+Result<std::unique_ptr<Dataset>> Dataset::Open(const std::string& given, const OpenOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  // A directory given with trailing '/' ("http://host/ds/", "cat/.tacocat/") is the same
+  // dataset without them: every path below is built as "<root>/<name>", never with "//".
+  std::string path = given;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
   // The library boundary: nothing a dependency throws escapes (util/exception_guard.h).
   return util::GuardExceptions(path, [&]() -> Result<std::unique_ptr<Dataset>> {
     if (IsTacollectionPath(path)) {

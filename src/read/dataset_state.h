@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -105,6 +106,13 @@ struct Dataset::State {
   // A concat of datasets: ids are local to each part, so joins also match
   // internal:source_part (the part index; internal:source_path may repeat).
   bool concatenated = false;
+  // A concat: each part's path (Dataset::path()) and the name each of its levels is mounted
+  // under in the engine ([part][level]; level 0 the source's view when it was filtered), so
+  // that navigation reads a part's own rows, in its own columns, as for the part opened
+  // alone (navigation.cc PartLevel), and errors can name the part a column is missing from
+  // (filters.cc). Empty else.
+  std::vector<std::string> part_paths;
+  std::vector<std::vector<std::string>> part_level_files;
   // Legacy BLOB datasets (read/legacy_open.h): what the headers said, and the rows one level
   // below a FOLDER sample (navigation asks here instead of reading a `__meta__`). Null else.
   std::shared_ptr<const LegacyInfo> legacy;
@@ -130,11 +138,12 @@ struct Dataset::State {
   static constexpr uint64_t kMaxPrefetchBytes = uint64_t{64} << 20;
   mutable std::mutex prefetch_mu;
   mutable std::vector<PrefetchedRun> prefetched;
-  // navigation.cc: per (stored level >= 1, TACOCAT part), that level's rows of the part shaped
-  // as its FOLDERs' `__meta__` and indexed by parent, made on first use; null when they cannot
-  // stand in for the `__meta__` (navigation.cc says when). Guarded by consolidated_mu.
+  // navigation.cc: per (stored level >= 1, concat part (-1 when not a concat), TACOCAT part),
+  // that level's rows of the part shaped as its FOLDERs' `__meta__` and indexed by parent,
+  // made on first use; null when they cannot stand in for the `__meta__` (navigation.cc says
+  // when). Guarded by consolidated_mu.
   std::mutex consolidated_mu;
-  std::map<std::pair<int, std::string>, std::shared_ptr<const read::PartLevelRows>> part_levels;
+  std::map<std::tuple<int, int64_t, std::string>, std::shared_ptr<const read::PartLevelRows>> part_levels;
 
   // "<prefix>_<8 hex digits>", never returned twice.
   std::string NewName(std::string_view prefix);
@@ -161,6 +170,7 @@ struct Frame::Context {
   // children are found in the next level too. Empty for every other frame.
   std::string source_file;
   std::vector<int64_t> current_ids;
+  int64_t source_part = -1;  // a concat's part of those rows (internal:source_part); -1 else
 };
 
 // Navigation adds this column to a Node's row when it knows the sample's archive path in a

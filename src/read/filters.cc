@@ -29,6 +29,29 @@ std::string Number(double v) {
 
 std::string LevelName(int level) { return "level " + std::to_string(level); }
 
+// In a concat, which parts' level `level` has none of `candidates` (their paths, joined): a
+// concat keeps only the columns every part has (column_mode "intersection", also a
+// TACOLLECTION's), so one part without the column hides it from all. "" when not a concat or
+// every part has one (the column is then missing for another reason).
+std::string PartsWithout(const Dataset::State& s, int level, const std::vector<std::string>& candidates) {
+  if (!s.concatenated) return "";
+  std::string without;
+  size_t count = 0;
+  for (size_t i = 0; i < s.part_level_files.size() && i < s.part_paths.size(); ++i) {
+    const std::vector<std::string>& files = s.part_level_files[i];
+    if (static_cast<size_t>(level) >= files.size() || files[static_cast<size_t>(level)].empty()) continue;
+    auto none =
+        s.engine->Query("SELECT * FROM read_parquet(" + QuoteString(files[static_cast<size_t>(level)]) + ") LIMIT 0");
+    if (!none.ok()) continue;
+    bool has = false;
+    for (const auto& name : candidates) has = has || none->FindColumn(name) >= 0;
+    if (has) continue;
+    if (++count <= 4) without += (without.empty() ? "" : ", ") + s.part_paths[i];
+  }
+  if (count > 4) without += ", ... " + std::to_string(count - 4) + " more";
+  return without;
+}
+
 // The column to filter on: `requested`, or the first of `candidates` present when "auto".
 Result<Column> PickColumn(const Dataset::State& s, const std::vector<Column>& columns, const std::string& requested,
                           const std::vector<std::string>& candidates, const std::string& kind, int level) {
@@ -40,11 +63,20 @@ Result<Column> PickColumn(const Dataset::State& s, const std::vector<Column>& co
     }
     std::string looked;
     for (const auto& name : candidates) looked += (looked.empty() ? "" : ", ") + name;
+    if (std::string without = PartsWithout(s, level, candidates); !without.empty()) {
+      return s.Error("No " + kind + " column found in " + LevelName(level) + ": the part(s) " + without +
+                     " have none of " + looked + ", and a concatenation keeps only the columns every part has (" +
+                     kind + " filters need every part to have one; filter the parts that have it)");
+    }
     return s.Error("No " + kind + " column found in " + LevelName(level) + " (looked for " + looked +
                    "; columns: " + JoinColumnNames(columns) + ")");
   }
   for (const auto& c : columns) {
     if (c.name == requested) return c;
+  }
+  if (std::string without = PartsWithout(s, level, {requested}); !without.empty()) {
+    return s.Error("Column '" + requested + "' not found in " + LevelName(level) + ": the part(s) " + without +
+                   " do not have it, and a concatenation keeps only the columns every part has");
   }
   return s.Error("Column '" + requested + "' not found in " + LevelName(level) +
                  " (columns: " + JoinColumnNames(columns) + ")");

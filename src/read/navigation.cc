@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -126,10 +127,12 @@ Result<int64_t> CurrentId(const Dataset::State& s, const Table& row, int level, 
 }
 
 // Where a TACOCAT FOLDER row sits in the consolidated levels: its part and its
-// internal:current_id there (both local to the part, FORMAT §3.3).
+// internal:current_id there (both local to the part, FORMAT §3.3), and in a concat of
+// TACOCATs the concat's part (internal:source_part) that holds it.
 struct PartRow {
   std::string source_file;
   int64_t current_id = 0;
+  int64_t source_part = -1;  // -1: not a concat
 };
 
 // The children of a FOLDER (ReadChildren); `source_file` and `current_ids` are set when they
@@ -138,6 +141,7 @@ struct Children {
   Table rows;
   std::string source_file;
   std::vector<int64_t> current_ids;
+  int64_t source_part = -1;
 };
 
 // The archive path of the parent of a level >= 1 row from its internal:relative_path
@@ -212,20 +216,33 @@ std::shared_ptr<const read::PartLevelRows> MakePartLevel(Table rows) {
   return out;
 }
 
+// The relation holding the stored level `level` of a TACOCAT: its `levelN_table`, or in a
+// concat the level of the concat's part `source_part` as mounted (its own columns in its own
+// order, as the part opened alone has them, not the concat's chosen ones); "" when unknown.
+std::string StoredLevel(const Dataset::State& s, int level, int64_t source_part) {
+  if (!s.concatenated) return "level" + std::to_string(level) + "_table";
+  if (source_part < 0 || static_cast<size_t>(source_part) >= s.part_level_files.size()) return "";
+  const std::vector<std::string>& files = s.part_level_files[static_cast<size_t>(source_part)];
+  if (level < 1 || static_cast<size_t>(level) >= files.size() || files[static_cast<size_t>(level)].empty()) return "";
+  return "read_parquet(" + QuoteString(files[static_cast<size_t>(level)]) + ")";
+}
+
 // The PartLevelRows of (level, part), made on the first navigation into the part's FOLDERs at
 // the level above: one query, whose filter on internal:source_file the Parquet statistics
 // keep to the part's row groups (indexing the whole level at once cost more for a single
 // navigation: every part's rows, decoded and copied). Null when they cannot stand in for the
 // part's `__meta__` (MakePartLevel), more than kMaxIndexedRows, or a failed query.
-std::shared_ptr<const read::PartLevelRows> PartLevel(Dataset::State& s, int child_level, const std::string& source) {
-  const std::pair<int, std::string> key{child_level, source};
+std::shared_ptr<const read::PartLevelRows> PartLevel(Dataset::State& s, int child_level, const PartRow& part) {
+  const std::tuple<int, int64_t, std::string> key{child_level, part.source_part, part.source_file};
   {
     std::lock_guard<std::mutex> lock(s.consolidated_mu);
     if (auto it = s.part_levels.find(key); it != s.part_levels.end()) return it->second;
   }
-  auto rows = s.engine->Query("SELECT * FROM level" + std::to_string(child_level) + "_table WHERE " +
-                              QuoteIdentifier(kSourceFile) + " = " + QuoteString(source) + " ORDER BY " +
-                              QuoteIdentifier(kCurrentId) + " LIMIT " + std::to_string(kMaxIndexedRows + 1));
+  const std::string level = StoredLevel(s, child_level, part.source_part);
+  if (level.empty()) return nullptr;
+  auto rows = s.engine->Query("SELECT * FROM " + level + " WHERE " + QuoteIdentifier(kSourceFile) + " = " +
+                              QuoteString(part.source_file) + " ORDER BY " + QuoteIdentifier(kCurrentId) + " LIMIT " +
+                              std::to_string(kMaxIndexedRows + 1));
   std::shared_ptr<const read::PartLevelRows> loaded;
   if (rows.ok() && rows->num_rows() <= static_cast<uint64_t>(kMaxIndexedRows)) loaded = MakePartLevel(std::move(*rows));
   std::lock_guard<std::mutex> lock(s.consolidated_mu);
@@ -234,8 +251,9 @@ std::shared_ptr<const read::PartLevelRows> PartLevel(Dataset::State& s, int chil
 
 // The children of a TACOCAT FOLDER from the consolidated level below it (issue 28): the rows
 // of level `level + 1` whose internal:parent_id is the folder's internal:current_id in the
-// same part (PartLevel). No read at all, locally or remotely: the levels are in memory since
-// the dataset was opened; the part's rows are indexed on the first navigation into it. nullopt
+// same part (PartLevel); in a concat of TACOCATs, of the same concat part. No read at all,
+// locally or remotely: the levels are in memory since the dataset (each source of a concat)
+// was opened; the part's rows are indexed on the first navigation into it. nullopt
 // when the level cannot answer — no such level (a TACOCAT whose levels stop above this
 // folder, or an older one without the level), a row whose part or current_id is not known, a
 // folder path that is not the part's, a folder without rows there, or PartLevel's reasons —
@@ -246,17 +264,18 @@ std::shared_ptr<const read::PartLevelRows> PartLevel(Dataset::State& s, int chil
 std::optional<Children> ConsolidatedChildren(const Frame::Context& ctx, int level, const VsiSubfile& ref,
                                              const std::optional<PartRow>& part) {
   Dataset::State& s = *ctx.state;
-  if (!part || s.layout->sample_address() != format::SampleAddress::kSourceFileRange || s.concatenated ||
-      s.legacy != nullptr || level + 1 >= s.num_levels) {
+  if (!part || s.layout->sample_address() != format::SampleAddress::kSourceFileRange || s.legacy != nullptr ||
+      level + 1 >= s.num_levels || (s.concatenated && part->source_part < 0)) {
     return std::nullopt;
   }
   if (!EndsWith(ref.root, "/" + part->source_file)) return std::nullopt;  // the folder lies in another file
-  std::shared_ptr<const read::PartLevelRows> rows = PartLevel(s, level + 1, part->source_file);
+  std::shared_ptr<const read::PartLevelRows> rows = PartLevel(s, level + 1, *part);
   if (rows == nullptr) return std::nullopt;
   auto found = rows->by_parent.find(part->current_id);
   if (found == rows->by_parent.end()) return std::nullopt;
   Children out;
   out.source_file = part->source_file;
+  out.source_part = part->source_part;
   for (const Column& c : rows->rows.columns) {
     Column picked{c.name, c.type, {}};
     picked.values.reserve(found->second.size());
@@ -338,7 +357,10 @@ Result<Children> ReadChildren(const Frame::Context& ctx, const Table& row, int l
   children.columns.push_back(std::move(vsi));
 
   Children out;
-  if (consolidated) out.source_file = consolidated->source_file;
+  if (consolidated) {
+    out.source_file = consolidated->source_file;
+    out.source_part = consolidated->source_part;
+  }
   auto filtered = ctx.filtered.find(level + 1);
   if (filtered == ctx.filtered.end()) {
     if (consolidated) out.current_ids = std::move(consolidated->current_ids);
@@ -424,9 +446,19 @@ Status CheckLocalMember(const Dataset::State& s, const Node& node) {
 }
 
 // Where row `i` of `rows` (stored level `level`) sits in a TACOCAT's levels: the row's own
-// internal:source_file / internal:current_id, else what the frame's context recorded.
+// internal:source_file / internal:current_id (and, in a concat, internal:source_part), else
+// what the frame's context recorded.
 std::optional<PartRow> PartRowOf(const Frame::Context& ctx, const Table& rows, size_t i) {
   PartRow part;
+  if (ctx.state->concatenated) {
+    if (const Value* v = Cell(rows, kSourcePart, i); v != nullptr && v->is<int64_t>()) {
+      part.source_part = v->get<int64_t>();
+    } else if (ctx.source_part >= 0) {
+      part.source_part = ctx.source_part;
+    } else {
+      return std::nullopt;
+    }
+  }
   if (const Value* v = Cell(rows, kSourceFile, i); v != nullptr && v->is<std::string>()) {
     part.source_file = v->get<std::string>();
   } else if (!ctx.source_file.empty()) {
@@ -477,6 +509,7 @@ Result<Node> NodeFromRow(const std::shared_ptr<Frame::Context>& ctx, int level, 
   child_ctx->archive_dir = archive_path.empty() ? "" : archive_path + "/";
   child_ctx->source_file = std::move(children->source_file);
   child_ctx->current_ids = std::move(children->current_ids);
+  child_ctx->source_part = children->source_part;
   node.children = std::make_shared<Frame>(std::move(child_ctx), level + 1, std::move(children->rows));
   return node;
 }

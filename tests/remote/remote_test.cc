@@ -315,6 +315,33 @@ TEST_F(RemoteTest, CliGivesTheSameAnswersOnAUrlAsOnTheLocalFile) {
   }
 }
 
+// A dataset URL given as a directory with a trailing '/' (a FOLDER, a `.tacocat/`) reads the
+// same objects as without it: no request path with '//' (nginx would merge the slashes, an
+// object store would not), and the same answers.
+TEST_F(RemoteTest, ATrailingSlashOnADirectoryUrlBuildsNoDoubleSlash) {
+  for (const std::string& rel : {std::string("ours3_folder"), std::string("cat/.tacocat")}) {
+    SCOPED_TRACE(rel);
+    const std::string url = e->Url(rel);
+    for (const std::string& args : {std::string("info"), std::string("ls"), std::string("read @1 @0"),
+                                    std::string("cat @1 @1 @0"), std::string("sql 'SELECT id FROM level1'")}) {
+      SCOPED_TRACE(args);
+      const size_t before = Lines(e->LogText()).size();
+      const std::string command = args.substr(0, args.find(' '));
+      const std::string rest = args.find(' ') == std::string::npos ? "" : args.substr(args.find(' '));
+      CommandResult slash = RunTaco("--no-cache " + command + " " + ShellQuote(url + "/") + rest);
+      CommandResult plain = RunTaco("--no-cache " + command + " " + ShellQuote(url) + rest);
+      ASSERT_EQ(slash.exit_code, 0) << slash.err;
+      ASSERT_EQ(plain.exit_code, 0) << plain.err;
+      EXPECT_EQ(slash.out, plain.out);
+      const std::vector<std::string> lines = Lines(e->LogText());
+      for (size_t i = before; i < lines.size(); ++i) {
+        const std::string path = lines[i].substr(0, lines[i].find(' ', lines[i].find(' ') + 1));
+        EXPECT_EQ(path.find("//"), std::string::npos) << lines[i];
+      }
+    }
+  }
+}
+
 // ---- disk cache -------------------------------------------------------------------------
 
 TEST_F(RemoteTest, CachedMetadataCostsOneRequestAndIsRevalidated) {

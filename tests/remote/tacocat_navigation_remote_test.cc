@@ -74,6 +74,45 @@ TEST_F(TacocatNavigationRemoteTest, FoldersAtEveryLevelCostNoRequest) {
   }
 }
 
+// A concat of both remote TACOCATs navigates into its FOLDERs without a request too (each
+// source's levels were fetched when it was opened), with the local concat's rows.
+TEST_F(TacocatNavigationRemoteTest, ConcatFoldersCostNoRequest) {
+  auto local = Dataset::OpenList({e->Local(kForms[0]), e->Local(kForms[1])});
+  ASSERT_TRUE(local.ok()) << local.status().ToString();
+  auto remote = Dataset::OpenList({e->Url(kForms[0]), e->Url(kForms[1])}, NoCache());
+  ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+  for (int64_t i = 0; i < 8; ++i) {
+    for (int64_t j = 0; j < 2; ++j) {
+      SCOPED_TRACE("@" + std::to_string(i) + " @" + std::to_string(j));
+      Result<Node> a = Status::Internal("not read");
+      Result<Node> folder = Status::Internal("not read");
+      const size_t requests = Count([&] {
+        a = (*remote)->Read(i);
+        folder = (*remote)->ReadPath({i, j});
+      });
+      ASSERT_TRUE(a.ok()) << a.status().ToString();
+      ASSERT_TRUE(folder.ok()) << folder.status().ToString();
+      EXPECT_EQ(requests, 0u);
+      auto b = (*local)->Read(i);
+      auto local_folder = (*local)->ReadPath({i, j});
+      ASSERT_TRUE(b.ok() && local_folder.ok());
+      auto local_paths = [&](const Table& rows) {
+        Table out = rows;
+        for (const std::string dir : {"cat", "cat1"}) out = WithRoot(out, ToVsiPath(e->Url(dir)), e->Local(dir));
+        return out;
+      };
+      ExpectSameRows(local_paths(a->children->rows()), b->children->rows());
+      ExpectSameRows(local_paths(folder->children->rows()), local_folder->children->rows());
+      Result<Node> file = folder->children->Read(int64_t{1});
+      ASSERT_TRUE(file.ok()) << file.status().ToString();
+      const auto [bytes, cost] = ReadCounted(**remote, *file);
+      EXPECT_EQ(cost, 1u);
+      const int part = static_cast<int>(i % 4 / 2), r = static_cast<int>(i % 2);
+      EXPECT_EQ(bytes, std::string(20000, static_cast<char>(Ours3Byte(r, static_cast<int>(j), 1) + 8 * part)));
+    }
+  }
+}
+
 // `taco --no-cache ls URL KEY…` costs what `taco --no-cache ls URL` costs, and prints what
 // the local dataset prints.
 TEST_F(TacocatNavigationRemoteTest, LsIntoAFolderCostsWhatLsCosts) {

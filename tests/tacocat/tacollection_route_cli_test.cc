@@ -138,6 +138,36 @@ TEST(RouteTacollectionCli, ExtentsAcrossTheAntimeridianAndUnsafeNames) {
   EXPECT_NE(r.err.find("no taco:sources.files"), std::string::npos) << r.err;
 }
 
+// A part without a geometry column (no --ext stac) hides the column from the whole concat
+// (intersection): --bbox fails, and the error names that part (it named none before).
+TEST(RouteTacollectionCli, BboxNamesThePartsWithoutAGeometryColumn) {
+  ThreeParts t;
+  fs::create_directories(t.dir / "src_plain/tile_d");
+  RasterSpec spec;
+  spec.bands = {std::vector<double>(16, 1.0)};
+  WriteRaster(t.dir / "src_plain/tile_d/image.tif", spec);
+  const std::string plain = t.dir / "parts/plain.tacozip";
+  CommandResult r = RunTaco("create " + ShellQuote(t.dir / "src_plain") + " " + ShellQuote(plain) + " --collection " +
+                            ShellQuote(t.dir / "collection.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  fs::remove(t.collection_json);
+  r = RunTaco("tacollection " + t.AllParts() + ShellQuote(plain) + " -o " + ShellQuote(t.collection_json) +
+              " --no-validate");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string q = ShellQuote(t.collection_json);
+  EXPECT_EQ(Ids(RunTaco("sql " + q + " 'select id from data order by id' --json")),
+            (std::vector<std::string>{"tile_a", "tile_b", "tile_c", "tile_d"}));
+  for (const std::string& command :
+       {"sql " + q + " 'select id from data' --bbox -180,-90,180,90", "filter " + q + " --bbox -180,-90,180,90",
+        "filter " + q + " --bbox -180,-90,180,90 --geometry-col stac:centroid"}) {
+    r = RunTaco(command);
+    EXPECT_EQ(r.exit_code, 2) << command;
+    EXPECT_NE(r.err.find("plain.tacozip"), std::string::npos) << command << "\n" << r.err;
+    EXPECT_NE(r.err.find("every part"), std::string::npos) << command << "\n" << r.err;
+    EXPECT_EQ(r.err.find("ds_p1.tacozip have"), std::string::npos) << command << "\n" << r.err;
+  }
+}
+
 // The library operation both fronts use (OpenRouted, issue 25): which parts it opens, what it
 // reports, and that it opens nothing else for a path that is not a TACOLLECTION.
 TEST(RouteTacollectionCli, OpenRoutedIsTheOneOperationBehindBothFronts) {
