@@ -7,6 +7,7 @@
 #include <string>
 #include <system_error>
 
+#include "io/location.h"
 #include "io/thread_config.h"
 #include "util/env_defaults.h"
 
@@ -102,6 +103,16 @@ Result<std::optional<RunBytes>> RangeRunReader::Get(size_t i) {
   out.data = std::string_view(head.buffer.get() + (ref.offset - begin), static_cast<size_t>(ref.size));
   out.before = std::string_view(head.buffer.get() + (from - begin), static_cast<size_t>(ref.offset - from));
   return std::optional<RunBytes>(out);
+}
+
+bool AnyRangeIsRemote(const std::vector<RangeRef>& ranges) {
+  const RangeReader* checked = nullptr;
+  for (const RangeRef& r : ranges) {
+    if (r.reader == nullptr || r.reader == checked) continue;
+    if (!Location::Of(r.reader->name()).is_local_filesystem()) return true;
+    checked = r.reader;
+  }
+  return false;
 }
 
 }  // namespace taco::io

@@ -98,6 +98,11 @@ class RangeRunReader {
   std::deque<Pending> window_;
 };
 
+// True when a range of `ranges` is read from a remote source: its runs are requests, which
+// two RangeRunReaders over halves of the ranges would split in two (one request per run is
+// what a copy of adjacent members costs, tests/remote).
+bool AnyRangeIsRemote(const std::vector<RangeRef>& ranges);
+
 }  // namespace taco::io
 
 #endif  // TACO_IO_RANGE_RUNS_H_

@@ -31,7 +31,6 @@
 #include <unordered_set>
 
 #include "format/zip/crc32.h"
-#include "io/location.h"
 #include "io/range_runs.h"
 #include "io/thread_config.h"
 #include "table/parquet_writer.h"
@@ -53,18 +52,6 @@ uint64_t LevelRows(const model::LevelTables& t) {
   uint64_t rows = 0;
   for (const Table& level : t.levels) rows += level.num_rows();
   return rows;
-}
-
-// True when a ranged sample comes from a remote source: its runs are requests, which two
-// readers (one per share) would split in two.
-bool HasRemoteRange(const std::vector<io::RangeRef>& ranges) {
-  const RangeReader* checked = nullptr;
-  for (const io::RangeRef& r : ranges) {
-    if (r.reader == nullptr || r.reader == checked) continue;
-    if (!io::Location::Of(r.reader->name()).is_local_filesystem()) return true;
-    checked = r.reader;
-  }
-  return false;
 }
 
 // The temporary output directory as one thread sees it: files and directories are made
@@ -324,7 +311,7 @@ Status WriteFolder(PreparedTaco& prepared, const std::string& temp_dir, table::E
   // The last share also encodes the levels (weighed in), off the calling thread.
   std::vector<FolderShare> shares = ShareFolderWrites(t, kWriters, LevelRows(t) / kLevelRowsPerInode);
   const std::vector<io::RangeRef> ranges = SampleRanges(t.files);
-  if (HasRemoteRange(ranges)) {  // one reader: adjacent members in one request, as before
+  if (io::AnyRangeIsRemote(ranges)) {  // one reader: adjacent members in one request, as before
     for (FolderShare& share : shares) share.file_begin = share.file_end = 0;
     shares[0].file_end = t.files.size();
   }
