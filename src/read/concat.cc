@@ -8,7 +8,10 @@
 // (sorted by name) plus `internal:source_path` and `internal:source_part` (i, from the file
 // each row came from: one source given twice is two parts), level 0 without padding rows,
 // levels >= 1 only the children of the kept rows one level up in the same part; then
-// `level<N>`/`data_raw`/`data` as for an opened dataset, with gdal_vsi built per source. No
+// `level<N>`/`data_raw`/`data` as for an opened dataset, with gdal_vsi built per source; in
+// `level<N>` (N >= 1) a ZIP source's rows take their byte ranges by archive path where the
+// writer's rule (read/shifted_ranges.h, checked per source over its whole stored level) says
+// tacotoolbox may have shifted them: one read of that source's central directory. No
 // view per source: the plan does not grow deeper with the number of parts (DuckDB refuses
 // expressions nested more than 1,000 deep), and an unfiltered source's engine never starts.
 #include <algorithm>
@@ -130,7 +133,6 @@ Result<std::string> MountStoredLevel(const Dataset::State& src, table::Engine& e
   return engine.Mount(std::move(reader), mount_name);
 }
 
-
 // A source whose samples are members of its own ZIP: its levels >= 1 may hold ranges
 // tacotoolbox shifted (read/shifted_ranges.h). TACOCAT sources keep their stored ranges.
 bool OwnZipSource(const Dataset::State& src) {
@@ -171,8 +173,8 @@ std::string ResolvedConcatLevel(int level, const std::vector<size_t>& shifted) {
            "\" ELSE CAST(split_part(__taco_member, '_', " + std::to_string(n) + ") AS BIGINT) END AS \"" + column +
            "\"";
   };
-  return "SELECT * EXCLUDE (__taco_member) REPLACE (" + field("internal:offset", 1) + ", " +
-         field("internal:size", 2) + ") FROM (" + inner + ")";
+  return "SELECT * EXCLUDE (__taco_member) REPLACE (" + field("internal:offset", 1) + ", " + field("internal:size", 2) +
+         ") FROM (" + inner + ")";
 }
 }  // namespace
 

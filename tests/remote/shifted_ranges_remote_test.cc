@@ -225,7 +225,7 @@ TEST_F(RemoteTest, RemoteConcatReadsEachShiftedSourcesDirectoryOnce) {
   EXPECT_EQ(Count([&] { got = RangesOnly(Ranges(**remote, 1)); }), 2u) << e->LogText();
   ASSERT_EQ(got.size(), 18u);
   for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], once[i / 2]) << i;  // ORDER BY path: pairs
-  EXPECT_EQ(Count([&] { Ranges(**remote, 1); }), 0u) << e->LogText();  // read once per source
+  EXPECT_EQ(Count([&] { Ranges(**remote, 1); }), 0u) << e->LogText();           // read once per source
 }
 
 // A concatenation whose sources keep the writer's rule costs no request in its level views
@@ -252,8 +252,8 @@ TEST_F(RemoteTest, TacoSqlOfAConcatByUrlPrintsTheLocalRanges) {
   ASSERT_EQ(local.exit_code, 0) << local.err;
   ASSERT_EQ(remote.exit_code, 0) << remote.err;
   EXPECT_NE(local.out.find("a/x,\"/vsisubfile/1679_704,"), std::string::npos) << local.out;
-  EXPECT_EQ(remote.out, Replace(Replace(local.out, e->Local(a), "/vsicurl/" + e->Url(a)), e->Local(b),
-                                "/vsicurl/" + e->Url(b)));
+  EXPECT_EQ(remote.out,
+            Replace(Replace(local.out, e->Local(a), "/vsicurl/" + e->Url(a)), e->Local(b), "/vsicurl/" + e->Url(b)));
 }
 
 }  // namespace
