@@ -8,20 +8,28 @@
 // (sorted by name) plus `internal:source_path` and `internal:source_part` (i, from the file
 // each row came from: one source given twice is two parts), level 0 without padding rows,
 // levels >= 1 only the children of the kept rows one level up in the same part; then
-// `level<N>`/`data_raw`/`data` as for an opened dataset, with gdal_vsi built per source. No
+// `level<N>`/`data_raw`/`data` as for an opened dataset, with gdal_vsi built per source; in
+// `level<N>` (N >= 1) a ZIP source's rows take their byte ranges by archive path where the
+// writer's rule (read/shifted_ranges.h, checked per source over its whole stored level) says
+// tacotoolbox may have shifted them: one read of that source's central directory. No
 // view per source: the plan does not grow deeper with the number of parts (DuckDB refuses
 // expressions nested more than 1,000 deep), and an unfiltered source's engine never starts.
 #include <algorithm>
 #include <iterator>
+#include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "read/dataset_state.h"
+#include "read/member_resolver.h"
 #include "read/path_safety.h"
+#include "read/shifted_ranges.h"
 #include "read/source_order.h"
 #include "read/user_sql.h"
 #include "table/engine.h"
+#include "table/guard_functions.h"
 #include "table/wkb_functions.h"
 #include "taco/dataset.h"
 #include "taco/io.h"
@@ -125,6 +133,49 @@ Result<std::string> MountStoredLevel(const Dataset::State& src, table::Engine& e
   return engine.Mount(std::move(reader), mount_name);
 }
 
+// A source whose samples are members of its own ZIP: its levels >= 1 may hold ranges
+// tacotoolbox shifted (read/shifted_ranges.h). TACOCAT sources keep their stored ranges.
+bool OwnZipSource(const Dataset::State& src) {
+  return src.layout->samples_are_zip_members() && !src.concatenated && src.container != nullptr &&
+         src.layout->sample_address() == format::SampleAddress::kContainerRange;
+}
+
+// The member resolvers of a concatenation's ZIP sources, by internal:source_part (null where
+// no level needs one); filled while the views are made, before any query calls the guard.
+using SourceResolvers = std::vector<std::shared_ptr<read::MemberResolver>>;
+
+// The resolver of source `i`, made on first use: one request for its central directory (it
+// follows the last metadata member, FORMAT §1.1), none of its samples' bytes.
+read::MemberResolver& ResolverOf(SourceResolvers& resolvers, size_t i, const Dataset::State& src) {
+  if (!resolvers[i]) {
+    resolvers[i] = std::make_shared<read::MemberResolver>(src.path, src.container);
+    uint64_t end = 0;
+    for (const HeaderPair& h : src.header) end = std::max(end, h.offset + h.length);
+    if (end > 0) resolvers[i]->ExpectDirectoryAfter(end);
+  }
+  return *resolvers[i];
+}
+
+// The `levelN_table` select with the byte ranges of the sources `shifted` names (source
+// parts) looked up by archive path; the other rows keep the stored ranges. Its callers
+// checked that the level has internal:offset/size, id, type and internal:relative_path.
+std::string ResolvedConcatLevel(int level, const std::vector<size_t>& shifted) {
+  std::string list;
+  for (size_t i : shifted) list += (list.empty() ? "" : ", ") + std::to_string(i);
+  const std::string part = QuoteIdentifier(kSourcePart);
+  const std::string archive =
+      "'DATA/' || \"internal:relative_path\" || CASE WHEN type = 'FOLDER' THEN '__meta__' ELSE '' END";
+  const std::string inner = "SELECT *, CASE WHEN " + part + " IN (" + list + ") THEN " + read::kResolvedMember +
+                            "(\"internal:offset\", \"internal:size\", " + archive + ", CAST(" + part +
+                            " AS VARCHAR), id) END AS __taco_member FROM level" + std::to_string(level) + "_table";
+  auto field = [](const char* column, int n) {
+    return "CASE WHEN __taco_member IS NULL THEN \"" + std::string(column) +
+           "\" ELSE CAST(split_part(__taco_member, '_', " + std::to_string(n) + ") AS BIGINT) END AS \"" + column +
+           "\"";
+  };
+  return "SELECT * EXCLUDE (__taco_member) REPLACE (" + field("internal:offset", 1) + ", " + field("internal:size", 2) +
+         ") FROM (" + inner + ")";
+}
 }  // namespace
 
 Result<std::unique_ptr<Dataset>> Dataset::OpenList(const std::vector<std::string>& paths, const OpenOptions& options) {
@@ -289,6 +340,24 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
   for (const Dataset* ds : datasets) source_paths += (source_paths.empty() ? "" : ", ") + QuoteString(ds->vsi_root());
   source_paths = "[" + source_paths + "]";
 
+  // Byte ranges of the ZIP sources' levels >= 1 where tacotoolbox may have shifted them, per
+  // source by the rule of read/shifted_ranges.h (as a remote ZIP's own views do, views.cc).
+  std::vector<size_t> zip_sources;
+  for (size_t i = 0; i < datasets.size(); ++i) {
+    if (OwnZipSource(*datasets[i]->state_)) zip_sources.push_back(i);
+  }
+  auto resolvers = std::make_shared<SourceResolvers>(datasets.size());
+  if (!zip_sources.empty() && levels > 1) {
+    TACO_RETURN_IF_ERROR(table::RegisterMemberGuard(
+        engine, read::kResolvedMember,
+        [resolvers](int64_t offset, int64_t size, std::string_view path, std::string_view container,
+                    std::string_view id, std::string* range) -> std::string {
+          const size_t i = static_cast<size_t>(std::stoull(std::string(container)));
+          if (i >= resolvers->size() || !(*resolvers)[i]) return "no member index for source " + std::string(container);
+          return (*resolvers)[i]->Resolve(offset, size, path, "", id, range);
+        }));
+  }
+
   // Column selection per level, then the scans and the level views.
   for (int level = 0; level < levels; ++level) {
     const std::string n = std::to_string(level);
@@ -346,10 +415,34 @@ Result<std::unique_ptr<Dataset>> Dataset::Concat(const std::vector<const Dataset
                           QuoteIdentifier(kSourcePath) + ", t." + QuoteIdentifier(kSourcePart) + " FROM (" + rows +
                           ") t");
     }
+    std::string ranges = "level" + n + "_table";
+    const bool resolvable = chosen.count("internal:offset") && chosen.count("internal:size") && chosen.count("id") &&
+                            chosen.count("type") && chosen.count("internal:relative_path");
+    if (st.ok() && level > 0 && resolvable && !zip_sources.empty()) {
+      // The rule over the whole stored level of each ZIP source (the scan, not the filtered
+      // table: a kept subset of shifted rows can look in order).
+      std::string list;
+      for (size_t i : zip_sources) list += (list.empty() ? "" : ", ") + std::to_string(i);
+      const std::string text = "internal:concat_part_text";
+      auto shifted = read::ShiftedRanges(engine,
+                                         "(SELECT CAST(" + QuoteIdentifier(kSourcePart) + " AS VARCHAR) AS " +
+                                             QuoteIdentifier(text) + ", * FROM concat_level" + n + "_scan WHERE " +
+                                             QuoteIdentifier(kSourcePart) + " IN (" + list + "))",
+                                         text);
+      if (!shifted.ok()) return state->Prefixed(shifted.status().WithPrefix("level " + n));
+      std::vector<size_t> parts;
+      for (const auto& [key, stored] : *shifted) {
+        if (key.empty()) continue;  // a row without its part: cannot be told apart
+        const size_t i = static_cast<size_t>(std::stoull(key));
+        ResolverOf(*resolvers, i, *datasets[i]->state_).AddStoredRanges("", stored);
+        parts.push_back(i);
+      }
+      if (!parts.empty()) ranges = "(" + ResolvedConcatLevel(level, parts) + ")";
+    }
     if (st.ok()) {
       st = engine.Execute("CREATE VIEW level" + n + " AS SELECT *, " + ConcatVsiExpression(*state->layout, level) +
-                          " AS " + QuoteIdentifier(kGdalVsi) + " FROM level" + n +
-                          "_table WHERE NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) + "), false)");
+                          " AS " + QuoteIdentifier(kGdalVsi) + " FROM " + ranges +
+                          " WHERE NOT coalesce(starts_with(id, " + QuoteString(kPaddingPrefix) + "), false)");
     }
     if (!st.ok()) return state->Prefixed(st.WithPrefix("level " + n));
   }

@@ -28,7 +28,8 @@
 //    tacotoolbox's. Call both before the first Resolve.
 //  * Thread-safe (DuckDB calls it from its worker threads): one mutex per container.
 //  * Used for every level of local ZIP and TACOCAT datasets (and those GDAL's VSI reads,
-//    s3://…); by http(s) only for the levels and parts read/shifted_ranges.h names (views.cc),
+//    s3://…); by http(s) only for the levels and parts read/shifted_ranges.h names (views.cc;
+//    concat.cc, per ZIP source of a concatenation, local ones too),
 //    the other rows keeping the stored ranges; the member is checked by name when its bytes
 //    are read through taco (read/sample_bytes.h).
 #ifndef TACO_READ_MEMBER_RESOLVER_H_

@@ -1,6 +1,7 @@
 // Which stored byte ranges of a level >= 1 may belong to another row: tacotoolbox's positional
 // attach (FORMAT §1.5 step 5), so that a remote dataset looks up by archive path only the
-// levels and parts that need it (views.cc; read/member_resolver.h does the lookup).
+// levels and parts that need it (views.cc; concat.cc per ZIP source, local or remote;
+// read/member_resolver.h does the lookup).
 //
 // The rule, from the writer: level 0 and every `__meta__` get their ranges by archive path;
 // level d >= 1 gets them by position. Its rows, in the writer's order (internal:current_id =

@@ -75,3 +75,16 @@ def test_remote_level_ranges_are_the_members(server, rel):
             assert data == f"data_{region}_{item[-1]}".encode(), r
         else:  # the archive path repeated (scripts/upstream_fixtures.py payload())
             assert data.startswith(f"DATA/{r['p']}".encode()), r
+
+
+def test_remote_concat_ranges_are_the_members(server):
+    """load([url1, url2]): each ZIP source's level-1 ranges are its members' (cat_part0001 is
+    shifted, cat_part0002 right), as each ZIP loaded alone locally gives them."""
+    root, base = server
+    rels = ["shifted/cat/cat_part0001.tacozip", "shifted/cat/cat_part0002.tacozip"]
+    want = [(r["p"], r["o"], r["s"]) for rel in rels for r in _rows(taco_cpp.load(root / "bucket" / rel))]
+    remote = _rows(taco_cpp.load([f"{base}/{rel}" for rel in rels], cache=False))
+    assert [(r["p"], r["o"], r["s"]) for r in remote] == want
+    for r in remote:
+        part = r["v"].split(",", 1)[1][len("/vsicurl/"):]
+        assert _bytes(part, r["o"], r["s"]).startswith(f"DATA/{r['p']}".encode()), r

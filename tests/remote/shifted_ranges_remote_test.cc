@@ -179,5 +179,82 @@ TEST_F(RemoteTest, RemoteViewsOfRightRangesCostNoRequest) {
   }
 }
 
+// A concatenation of the TACOCAT fixture's two ZIPs by URL (cat_part0001: FOLDERs b, a,
+// shifted; cat_part0002: c, d, right): its level 1 gives each sample its own range, as each
+// ZIP opened alone locally does, and as the same concatenation of the local files. Reading
+// it costs no request: each 14 KB ZIP came whole with its opening GET (the cost of a bigger
+// one: the next test). Before, a concatenation kept the stored ranges (a/x read b/x's bytes),
+// by URL and locally.
+TEST_F(RemoteTest, RemoteConcatLooksUpOnlyTheSourcesTacotoolboxShifted) {
+  const std::vector<std::string> rels = {"shifted/cat/cat_part0001.tacozip", "shifted/cat/cat_part0002.tacozip"};
+  std::vector<std::string> want;  // each ZIP alone, locally: every range looked up
+  for (const std::string& rel : rels) {
+    auto alone = OpenOrFail(e->Local(rel));
+    ASSERT_TRUE(alone);
+    for (const std::string& r : RangesOnly(Ranges(*alone, 1))) want.push_back(r);
+  }
+  auto local = Dataset::OpenList({e->Local(rels[0]), e->Local(rels[1])});
+  auto remote = Dataset::OpenList({e->Url(rels[0]), e->Url(rels[1])}, NoCache());
+  ASSERT_TRUE(local.ok()) << local.status().ToString();
+  ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+  EXPECT_EQ(RangesOnly(Ranges(**local, 1)), want);
+  EXPECT_NE(RangesOnly(Ranges(**remote, 1, /*stored=*/true)), want);  // still shifted on disk
+  EXPECT_EQ(Count([&] { EXPECT_EQ(RangesOnly(Ranges(**remote, 0)), RangesOnly(Ranges(**local, 0))); }), 0u);
+  std::vector<std::string> got;
+  EXPECT_EQ(Count([&] { got = Ranges(**remote, 1); }), 0u) << e->LogText();
+  EXPECT_EQ(RangesOnly(got), want);
+  ASSERT_EQ(got.size(), 8u);
+  for (const std::string& row : got) {
+    const std::string path = PathOf(row);
+    const std::string bytes = ReadThroughGdal(GdalPathOf(row));
+    EXPECT_EQ(bytes.substr(0, path.size() + 5), "DATA/" + path) << row;
+  }
+}
+
+// The upstream nested ZIP (30 KB, every level-1 range shifted) given twice by URL: each source
+// reads its central directory once (one request each, after the opening GETs), and the rows
+// are the ZIP's own ranges, locally looked up.
+TEST_F(RemoteTest, RemoteConcatReadsEachShiftedSourcesDirectoryOnce) {
+  const std::string rel = "zip/nested/nested.tacozip";
+  auto alone = OpenOrFail(e->Local(rel));
+  ASSERT_TRUE(alone);
+  const std::vector<std::string> once = RangesOnly(Ranges(*alone, 1));
+  auto remote = Dataset::OpenList({e->Url(rel), e->Url(rel)}, NoCache());
+  ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+  std::vector<std::string> got;
+  EXPECT_EQ(Count([&] { got = RangesOnly(Ranges(**remote, 1)); }), 2u) << e->LogText();
+  ASSERT_EQ(got.size(), 18u);
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], once[i / 2]) << i;  // ORDER BY path: pairs
+  EXPECT_EQ(Count([&] { Ranges(**remote, 1); }), 0u) << e->LogText();           // read once per source
+}
+
+// A concatenation whose sources keep the writer's rule costs no request in its level views
+// (the right ZIP given twice: two sources).
+TEST_F(RemoteTest, RemoteConcatOfRightRangesCostsNoRequest) {
+  const std::string url = e->Url("shifted/cat/cat_part0002.tacozip");
+  auto remote = Dataset::OpenList({url, url}, NoCache());
+  ASSERT_TRUE(remote.ok()) << remote.status().ToString();
+  for (int level = 0; level < 2; ++level) {
+    EXPECT_EQ(Count([&] { EXPECT_EQ(Ranges(**remote, level).size(), level == 0 ? 4u : 8u); }), 0u)
+        << "level " << level << "\n"
+        << e->LogText();
+  }
+}
+
+// `taco sql URL1 URL2` prints the answer of the same command over the local files (the
+// locations aside), and that answer holds the members' own ranges.
+TEST_F(RemoteTest, TacoSqlOfAConcatByUrlPrintsTheLocalRanges) {
+  const std::string a = "shifted/cat/cat_part0001.tacozip", b = "shifted/cat/cat_part0002.tacozip";
+  const std::string q =
+      " --format csv 'SELECT \"internal:relative_path\", \"internal:gdal_vsi\" FROM level1 ORDER BY 1'";
+  CommandResult local = RunTaco("--no-cache sql " + ShellQuote(e->Local(a)) + " " + ShellQuote(e->Local(b)) + q);
+  CommandResult remote = RunTaco("--no-cache sql " + ShellQuote(e->Url(a)) + " " + ShellQuote(e->Url(b)) + q);
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  ASSERT_EQ(remote.exit_code, 0) << remote.err;
+  EXPECT_NE(local.out.find("a/x,\"/vsisubfile/1679_704,"), std::string::npos) << local.out;
+  EXPECT_EQ(remote.out,
+            Replace(Replace(local.out, e->Local(a), "/vsicurl/" + e->Url(a)), e->Local(b), "/vsicurl/" + e->Url(b)));
+}
+
 }  // namespace
 }  // namespace taco::testing
