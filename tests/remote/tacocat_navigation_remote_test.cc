@@ -33,7 +33,23 @@ void ExpectSameRows(const Table& a, const Table& b) {
   }
 }
 
-class TacocatNavigationRemoteTest : public RemoteTest {};
+class TacocatNavigationRemoteTest : public RemoteTest {
+ protected:
+  // Row `i` of `ds` and the FOLDER at {i, j} below it, and the requests the two reads cost.
+  struct RowAndFolder {
+    Result<Node> row = Status::Internal("not read");
+    Result<Node> folder = Status::Internal("not read");
+    size_t requests = 0;
+  };
+  RowAndFolder ReadRowAndFolder(Dataset& ds, int64_t i, int64_t j) {
+    RowAndFolder out;
+    out.requests = Count([&] {
+      out.row = ds.Read(i);
+      out.folder = ds.ReadPath({i, j});
+    });
+    return out;
+  }
+};
 
 TEST_F(TacocatNavigationRemoteTest, FoldersAtEveryLevelCostNoRequest) {
   for (const std::string rel : kForms) {
@@ -47,12 +63,7 @@ TEST_F(TacocatNavigationRemoteTest, FoldersAtEveryLevelCostNoRequest) {
     for (int64_t i = 0; i < 4; ++i) {
       for (int64_t j = 0; j < 2; ++j) {
         SCOPED_TRACE("@" + std::to_string(i) + " @" + std::to_string(j));
-        Result<Node> a = Status::Internal("not read");
-        Result<Node> folder = Status::Internal("not read");
-        const size_t requests = Count([&] {
-          a = (*remote)->Read(i);
-          folder = (*remote)->ReadPath({i, j});
-        });
+        auto [a, folder, requests] = ReadRowAndFolder(**remote, i, j);
         ASSERT_TRUE(a.ok()) << a.status().ToString();
         ASSERT_TRUE(folder.ok()) << folder.status().ToString();
         EXPECT_EQ(requests, 0u);
@@ -84,12 +95,7 @@ TEST_F(TacocatNavigationRemoteTest, ConcatFoldersCostNoRequest) {
   for (int64_t i = 0; i < 8; ++i) {
     for (int64_t j = 0; j < 2; ++j) {
       SCOPED_TRACE("@" + std::to_string(i) + " @" + std::to_string(j));
-      Result<Node> a = Status::Internal("not read");
-      Result<Node> folder = Status::Internal("not read");
-      const size_t requests = Count([&] {
-        a = (*remote)->Read(i);
-        folder = (*remote)->ReadPath({i, j});
-      });
+      auto [a, folder, requests] = ReadRowAndFolder(**remote, i, j);
       ASSERT_TRUE(a.ok()) << a.status().ToString();
       ASSERT_TRUE(folder.ok()) << folder.status().ToString();
       EXPECT_EQ(requests, 0u);
